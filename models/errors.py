@@ -1,0 +1,27 @@
+"""The one error hierarchy of the library: everything a user can get wrong."""
+
+from __future__ import annotations
+
+
+class RummikubError(Exception):
+    """Base class of every error the library raises on bad input or an impossible request."""
+
+
+class NotationError(RummikubError, ValueError):
+    """Text that is not valid tile, meld or position notation."""
+
+
+class RulesError(RummikubError, ValueError):
+    """A rule set whose options contradict each other or are out of range."""
+
+
+class IllegalMeldError(RummikubError, ValueError):
+    """A meld that is neither a legal group nor a legal run under the rules."""
+
+
+class IllegalPositionError(RummikubError, ValueError):
+    """A position that cannot occur: illegal melds, too many copies of a tile, too many jokers."""
+
+
+class SolverError(RummikubError):
+    """The optimiser could not produce an answer (for example a backend is missing)."""

@@ -1,0 +1,191 @@
+"""Melds: groups and runs, and what each joker in them stands for."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+
+from rummikub.models.errors import IllegalMeldError, NotationError
+from rummikub.models.notation import MELD_SEPARATORS, format_tiles, parse_tiles
+from rummikub.models.rules import STANDARD, RuleSet
+from rummikub.models.tile import JOKER, Colour, Tile
+
+
+class MeldKind(StrEnum):
+    """The two shapes of a legal set."""
+
+    GROUP = "group"
+    RUN = "run"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One legal way to read a meld: a group of ``number`` or a run of ``colour`` from ``start``.
+
+    A meld with jokers can have several readings (``r2 r3 j`` is r2-4 or r1-3).
+    """
+
+    kind: MeldKind
+    size: int
+    number: int  # the group's number, or the run's first number
+    colour: Colour | None  # the run's colour; None for a group
+    real: tuple[Tile, ...]  # the meld's non-joker tiles, sorted
+
+    @property
+    def value(self) -> int:
+        """Sum of the numbers the tiles show or stand for (jokers counted as their tile)."""
+        if self.kind is MeldKind.GROUP:
+            return self.number * self.size
+        return sum(range(self.number, self.number + self.size))
+
+    @property
+    def last(self) -> int:
+        """The run's last number (the group's number for a group)."""
+        return self.number + self.size - 1 if self.kind is MeldKind.RUN else self.number
+
+    def joker_options(self, rules: RuleSet = STANDARD) -> list[tuple[Tile, ...]]:
+        """What the jokers stand for: one tuple per possibility (several only for groups)."""
+        jokers = self.size - len(self.real)
+        if self.kind is MeldKind.RUN:
+            assert self.colour is not None
+            present = {t.number for t in self.real}
+            missing = tuple(
+                Tile(self.colour, n)
+                for n in range(self.number, self.number + self.size)
+                if n not in present
+            )
+            return [missing]
+        present_colours = {t.colour for t in self.real}
+        free = [Colour(c) for c in range(rules.colours) if Colour(c) not in present_colours]
+        return [tuple(Tile(c, self.number) for c in combo) for combo in combinations(free, jokers)]
+
+    def laid_out(self) -> tuple[Tile, ...]:
+        """The tiles in the order they lie on the table: runs ascending with jokers in place."""
+        if self.kind is MeldKind.GROUP:
+            jokers = self.size - len(self.real)
+            return tuple(sorted(self.real)) + (JOKER,) * jokers
+        by_number = {t.number: t for t in self.real}
+        return tuple(by_number.get(n, JOKER) for n in range(self.number, self.number + self.size))
+
+
+def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
+    """Every legal reading of these tiles as one set under the rules (empty: illegal)."""
+    size = len(tiles)
+    real = tuple(sorted(t for t in tiles if not t.is_joker))
+    jokers = size - len(real)
+    if size < rules.min_len or jokers > rules.max_jokers_per_set or jokers > rules.jokers:
+        return []
+    if any(not rules.contains(t) for t in real):
+        return []
+    found: list[Reading] = []
+    numbers = {t.number for t in real}
+    colours = [t.colour for t in real]
+    if size <= rules.colours and len(set(colours)) == len(colours):
+        group_numbers = numbers if real else range(1, rules.numbers + 1)
+        if len(group_numbers) == 1 or not real:
+            found += [Reading(MeldKind.GROUP, size, n, None, real) for n in sorted(group_numbers)]
+    if size <= rules.numbers and len(set(colours)) <= 1 and len(numbers) == len(real):
+        run_colours = [colours[0]] if real else [Colour(c) for c in range(rules.colours)]
+        low = min(numbers) if real else 1
+        high = max(numbers) if real else rules.numbers
+        for colour in run_colours:
+            assert colour is not None
+            for start in range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1):
+                found.append(Reading(MeldKind.RUN, size, start, colour, real))
+    return found
+
+
+def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
+    """A short human reason why these tiles are not a legal set (assumes they are not)."""
+    size = len(tiles)
+    real = [t for t in tiles if not t.is_joker]
+    jokers = size - len(real)
+    if size < rules.min_len:
+        return f"too short: a set needs at least {rules.min_len} tiles"
+    if jokers > rules.max_jokers_per_set:
+        return f"{jokers} jokers in one set; the rules allow at most {rules.max_jokers_per_set}"
+    for t in real:
+        if not rules.contains(t):
+            return f"tile {t} is not part of this game"
+    numbers = Counter(t.number for t in real)
+    colours = Counter(t.colour for t in real)
+    if len(numbers) == 1:
+        repeated = [c for c, k in colours.items() if k > 1]
+        if repeated:
+            return f"a group needs different colours, but {Tile(repeated[0], real[0].number)} repeats"
+        return f"a group holds at most {rules.colours} tiles"
+    if len(colours) == 1:
+        repeated_numbers = sorted(n for n, k in numbers.items() if k > 1 and n is not None)
+        if repeated_numbers:
+            colour = real[0].colour
+            return f"a run needs different numbers, but {Tile(colour, repeated_numbers[0])} repeats"
+        low = min(n for n in numbers if n is not None)
+        high = max(n for n in numbers if n is not None)
+        gaps = high - low + 1 - len(real)
+        if gaps > jokers:
+            return f"a run needs consecutive numbers: {gaps} missing between {low} and {high}"
+        return f"a run cannot go beyond 1..{rules.numbers}"
+    return "neither a group (one number, different colours) nor a run (one colour, consecutive)"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """Tiles laid together on the table, in the order written. Legality depends on the rules."""
+
+    tiles: tuple[Tile, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9`` or ``rbk7``."""
+        if MELD_SEPARATORS.search(text):
+            raise NotationError("one meld expected, but the text holds a meld separator (| ; or newline)")
+        tiles = parse_tiles(text)
+        if not tiles:
+            raise NotationError("empty meld: a meld needs tiles")
+        return cls(tuple(tiles))
+
+    @classmethod
+    def of(cls, tiles: Iterable[Tile]) -> Meld:
+        """A meld of the given tiles, in that order."""
+        return cls(tuple(tiles))
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles)
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def jokers(self) -> int:
+        """How many jokers the meld holds."""
+        return sum(t.is_joker for t in self.tiles)
+
+    def counts(self) -> Counter[Tile]:
+        """The meld's tiles as a multiset."""
+        return Counter(self.tiles)
+
+    def readings(self, rules: RuleSet = STANDARD) -> list[Reading]:
+        """Every legal reading under the rules (empty when the meld is illegal)."""
+        return readings(self.tiles, rules)
+
+    def is_legal(self, rules: RuleSet = STANDARD) -> bool:
+        """Whether the tiles form a legal group or run."""
+        return bool(self.readings(rules))
+
+    def check(self, rules: RuleSet = STANDARD, where: str = "") -> list[Reading]:
+        """The readings, or :class:`IllegalMeldError` naming the meld and the reason."""
+        found = self.readings(rules)
+        if not found:
+            place = f"{where} " if where else ""
+            raise IllegalMeldError(f"{place}'{self}' is not a legal set: {why_illegal(self.tiles, rules)}")
+        return found
+
+    def kinds(self, rules: RuleSet = STANDARD) -> set[MeldKind]:
+        """The shapes the meld can be read as."""
+        return {r.kind for r in self.readings(rules)}

@@ -1,0 +1,51 @@
+"""Tile-list notation: single tiles, run shorthand ``r3-7`` and group shorthand ``rbk5``."""
+
+from __future__ import annotations
+
+import re
+
+from rummikub.models.errors import NotationError
+from rummikub.models.tile import Colour, Tile, _show
+
+_SEPARATORS = re.compile(r"[\s,]+")
+_RUN_RE = re.compile(r"([a-zA-Z])(\d{1,3})-(\d{1,3})")
+_GROUP_RE = re.compile(r"([a-zA-Z]{2,})(\d{1,3})")
+MELD_SEPARATORS = re.compile(r"[|;\n]")
+
+
+def parse_token(token: str) -> list[Tile]:
+    """Tiles written by one token: ``r10``, ``j``, ``r3-7`` (a run) or ``rbk5`` (a group)."""
+    run = _RUN_RE.fullmatch(token)
+    if run:
+        colour = Colour.parse(run.group(1))
+        low, high = int(run.group(2)), int(run.group(3))
+        if low < 1 or high <= low:
+            raise NotationError(
+                f"bad run shorthand {_show(token)}: write colour, low and high like r3-7"
+            )
+        return [Tile(colour, n) for n in range(low, high + 1)]
+    group = _GROUP_RE.fullmatch(token)
+    if group and group.group(1).lower() != "j" * len(group.group(1)):
+        letters = group.group(1).lower()
+        colours = [Colour.parse(letter) for letter in letters]
+        if len(set(colours)) != len(colours):
+            raise NotationError(f"bad group shorthand {_show(token)}: a colour is repeated")
+        number = int(group.group(2))
+        if number < 1:
+            raise NotationError(f"not a tile: {_show(token)} (numbers start at 1)")
+        return [Tile(c, number) for c in colours]
+    return [Tile.parse(token)]
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Tiles separated by spaces or commas, shorthands expanded, in the order written."""
+    tiles: list[Tile] = []
+    for token in _SEPARATORS.split(text.strip()):
+        if token:
+            tiles.extend(parse_token(token))
+    return tiles
+
+
+def format_tiles(tiles: object) -> str:
+    """Tiles in canonical notation, space-separated, in the given order."""
+    return " ".join(str(t) for t in tiles)  # type: ignore[attr-defined]

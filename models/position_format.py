@@ -1,0 +1,181 @@
+"""Reading positions from the text format, JSON objects and JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rummikub.models.errors import NotationError, RummikubError
+from rummikub.models.meld import Meld
+from rummikub.models.notation import MELD_SEPARATORS, parse_tiles
+from rummikub.models.position import Position
+from rummikub.models.rules import STANDARD, RuleSet
+from rummikub.models.tile import Tile
+
+_TRUE = {"yes", "true", "1", "y", "on"}
+_FALSE = {"no", "false", "0", "n", "off", ""}
+_KEYS = ("table", "rack", "initial")
+
+
+def parse_melds(text: str) -> list[Meld]:
+    """Melds separated by ``|``, ``;`` or newlines; empty pieces are skipped."""
+    melds = []
+    for piece in MELD_SEPARATORS.split(text):
+        if piece.strip():
+            melds.append(Meld.parse(piece))
+    return melds
+
+
+def _parse_flag(value: str, where: str) -> bool:
+    word = value.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise NotationError(f"{where}: 'initial' must be yes or no, got {value.strip()[:40]!r}")
+
+
+def position_from_text(text: str, rules: RuleSet = STANDARD) -> Position:
+    """Parse the text format and validate the position under the rules.
+
+    ``table: r1 r2 r3 | b5-7`` (or one meld per line after ``table:``), ``rack: k4 o9 j``,
+    optional ``initial: yes``; ``#`` starts a comment.
+    """
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current: str | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, sep, rest = line.partition(":")
+        if sep and key.strip().lower() in _KEYS:
+            current = key.strip().lower()
+            if current in sections:
+                raise NotationError(f"line {number}: '{current}:' given twice")
+            sections[current] = [(number, rest)]
+        elif sep and " " not in key.strip() and key.strip().isalpha():
+            raise NotationError(
+                f"line {number}: unknown key {key.strip()[:30]!r} (expected table, rack or initial)"
+            )
+        elif current in ("table", "rack"):
+            sections[current].append((number, line))
+        else:
+            raise NotationError(
+                f"line {number}: expected 'table:', 'rack:' or 'initial:' before tiles"
+            )
+    table: list[Meld] = []
+    rack: list[Tile] = []
+    for number, chunk in sections.get("table", []):
+        table += _at(number, parse_melds, chunk)
+    for number, chunk in sections.get("rack", []):
+        rack += _at(number, parse_tiles, chunk)
+    initial = False
+    if "initial" in sections:
+        number, value = sections["initial"][0]
+        initial = _parse_flag(value, f"line {number}")
+    return _validated(Position(tuple(table), tuple(rack), initial, rules))
+
+
+def _at(line: int, parse: Any, chunk: str) -> Any:
+    try:
+        return parse(chunk)
+    except NotationError as error:
+        raise NotationError(f"line {line}: {error}") from None
+
+
+def _validated(position: Position) -> Position:
+    position.validate()
+    return position
+
+
+def _tile_list(value: object, where: str) -> list[Tile]:
+    if isinstance(value, str):
+        try:
+            return parse_tiles(value)
+        except NotationError as error:
+            raise NotationError(f"{where}: {error}") from None
+    if not isinstance(value, list):
+        raise NotationError(f"{where}: expected a list of tiles or a string, got {_kind(value)}")
+    tiles: list[Tile] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise NotationError(f"{where}[{i}]: expected a tile string like 'r5', got {_kind(item)}")
+        try:
+            tiles.append(Tile.parse(item))
+        except NotationError as error:
+            raise NotationError(f"{where}[{i}]: {error}") from None
+    return tiles
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "null" if value is None else "a number"
+    )
+
+
+def position_from_json(obj: object, rules: RuleSet = STANDARD) -> Position:
+    """Build and validate a position from ``{"table": [[...], ...], "rack": [...], "initial": b}``.
+
+    A meld may also be written as one string (``"r3-7"``), the rack as one string.
+    """
+    if not isinstance(obj, dict):
+        raise NotationError(f"a position must be a JSON object, got {_kind(obj)}")
+    for key in obj:
+        if key not in _KEYS:
+            raise NotationError(f"unknown key {str(key)[:30]!r} in position (expected table, rack, initial)")
+    table_value = obj.get("table", [])
+    if isinstance(table_value, str):
+        try:
+            table = parse_melds(table_value)
+        except NotationError as error:
+            raise NotationError(f"table: {error}") from None
+    elif isinstance(table_value, list):
+        table = []
+        for i, meld_value in enumerate(table_value):
+            tiles = _tile_list(meld_value, f"table[{i}]")
+            if not tiles:
+                raise NotationError(f"table[{i}]: empty meld")
+            table.append(Meld(tuple(tiles)))
+    else:
+        raise NotationError(f"table: expected a list of melds, got {_kind(table_value)}")
+    rack = _tile_list(obj.get("rack", []), "rack")
+    initial = obj.get("initial", False)
+    if not isinstance(initial, bool):
+        raise NotationError(f"initial: expected true or false, got {_kind(initial)}")
+    return _validated(Position(tuple(table), tuple(rack), initial, rules))
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise NotationError(f"duplicate key {key[:30]!r} in JSON object")
+        seen[key] = value
+    return seen
+
+
+def load_json(text: str) -> object:
+    """Parse JSON text, rejecting duplicate keys, with a one-line error on bad JSON."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as error:
+        raise NotationError(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise NotationError("bad JSON: nested too deeply") from None
+
+
+def position_from_any(text: str, rules: RuleSet = STANDARD) -> Position:
+    """Parse a position in JSON (when it starts with ``{``) or in the text format."""
+    if text.lstrip().startswith("{"):
+        return position_from_json(load_json(text), rules)
+    return position_from_text(text, rules)
+
+
+__all__ = [
+    "RummikubError",
+    "load_json",
+    "parse_melds",
+    "position_from_any",
+    "position_from_json",
+    "position_from_text",
+]

@@ -1,0 +1,108 @@
+"""Ways an existing table meld can survive a move: kept as it is, or extended by added tiles.
+
+A table meld is *kept* when some meld of the new table holds all of its tiles. Such a meld
+is a run or group containing it. Extending a run by ``min_len`` or more tiles on one side is
+never needed: that part is a legal run of its own, so the same move exists with the meld
+kept and a separate run beside it. That bounds the candidates to a short list per meld.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.rules import RuleSet
+from rummikub.models.tile import JOKER, Colour, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Survival:
+    """A legal meld that contains a table meld: its layout, kind and tile counts by type index."""
+
+    tiles: tuple[Tile, ...]
+    kind: MeldKind
+    counts: tuple[tuple[int, int], ...]
+    added: int  # tiles beyond the original meld
+
+
+def _counts(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[int, int], ...]:
+    c = Counter(rules.index(t) for t in tiles)
+    return tuple(sorted(c.items()))
+
+
+def _runs(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
+    real = [t for t in meld.tiles if not t.is_joker]
+    jokers = len(meld.tiles) - len(real)
+    colours = {t.colour for t in real}
+    numbers = [t.number for t in real if t.number is not None]
+    if len(colours) > 1 or len(set(numbers)) != len(numbers):
+        return []
+    candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
+    low = min(numbers) if numbers else 1
+    high = max(numbers) if numbers else rules.numbers
+    reach = jokers + rules.min_len - 1
+    out = []
+    for colour in candidates_colours:
+        assert colour is not None
+        for first in range(max(1, low - reach), low + 1):
+            for last in range(high, min(rules.numbers, high + reach) + 1):
+                size = last - first + 1
+                if size < max(rules.min_len, len(meld.tiles)):
+                    continue
+                free = [n for n in range(first, last + 1) if n not in numbers]
+                for k in range(jokers, min(rules.max_jokers_per_set, rules.jokers, len(free)) + 1):
+                    for joker_at in combinations(free, k):
+                        out.append(
+                            tuple(
+                                JOKER if n in joker_at else Tile(colour, n)
+                                for n in range(first, last + 1)
+                            )
+                        )
+    return out
+
+
+def _groups(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
+    real = [t for t in meld.tiles if not t.is_joker]
+    jokers = len(meld.tiles) - len(real)
+    numbers = {t.number for t in real}
+    colours = [t.colour for t in real]
+    if len(numbers) > 1 or len(set(colours)) != len(colours):
+        return []
+    group_numbers = sorted(n for n in numbers if n is not None) or range(1, rules.numbers + 1)
+    out = []
+    max_jokers = min(rules.max_jokers_per_set, rules.jokers)
+    for number in group_numbers:
+        free = [Colour(c) for c in range(rules.colours) if Colour(c) not in colours]
+        for extra in range(len(free) + 1):
+            for added in combinations(free, extra):
+                real_tiles = sorted([*real, *(Tile(c, number) for c in added)])
+                for k in range(jokers, max_jokers + 1):
+                    size = len(real_tiles) + k
+                    if max(rules.min_len, len(meld.tiles)) <= size <= rules.colours:
+                        out.append((*real_tiles, *([JOKER] * k)))
+    return out
+
+
+@cache
+def _survivals_of(tiles_key: tuple[Tile, ...], rules: RuleSet) -> tuple[Survival, ...]:
+    meld = Meld(tiles_key)
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    found = []
+    for kind, layouts in ((MeldKind.RUN, _runs(meld, rules)), (MeldKind.GROUP, _groups(meld, rules))):
+        for layout in layouts:
+            counts = _counts(layout, rules)
+            if counts in seen:
+                continue
+            seen.add(counts)
+            found.append(Survival(layout, kind, counts, len(layout) - len(meld.tiles)))
+    # The meld as it stands first, then by fewest added tiles: a stable, readable order.
+    found.sort(key=lambda s: s.added)
+    return tuple(found)
+
+
+def survivals(meld: Meld, rules: RuleSet) -> tuple[Survival, ...]:
+    """Every legal meld that contains ``meld`` and that an optimal move may need (cached)."""
+    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules)

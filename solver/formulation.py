@@ -1,0 +1,182 @@
+"""The integer program of den Hertog & Hulshof (2006), written once for every backend.
+
+Symbols (as in the paper, plus the survival columns for the third objective level):
+
+* ``x[s]``  copies of catalogue set ``s`` formed (0..copies),
+* ``k[m,c]`` 1 when table meld ``m`` survives as candidate ``c`` (kept or extended),
+* ``y[t]``  rack tiles of type ``t`` placed (0..rack count),
+* ``o``     1 when the opening meld is made (initial-meld mode only).
+
+Constraints:
+
+* cover:   for every tile type t,  sum_s a[t,s] x[s] + sum_mc a[t,mc] k[m,c] = table[t] + y[t]
+* survive: for every table meld m, sum_c k[m,c] <= 1
+* opening: sum_s value[s] x[s] >= threshold * o  and  sum_t y[t] <= rack_size * o
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rummikub.models.position import Position
+from rummikub.models.rules import RuleSet
+from rummikub.models.tile import Tile
+from rummikub.solver.catalogue import CatalogueSet, catalogue
+from rummikub.solver.extensions import Survival, survivals
+from rummikub.solver.objectives import Level, Objective, levels
+
+Terms = tuple[tuple[int, int], ...]  # (variable index, coefficient)
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """An integer decision variable with bounds."""
+
+    name: str
+    lower: int
+    upper: int
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """``lower <= sum(coef * var) <= upper``."""
+
+    name: str
+    terms: Terms
+    lower: int
+    upper: int
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """One lexicographic level: maximise ``sum(coef * var)``."""
+
+    level: Level
+    terms: Terms
+
+
+@dataclass
+class Formulation:
+    """A solver-independent integer program plus the meaning of its variables."""
+
+    rules: RuleSet
+    variables: list[Variable] = field(default_factory=list)
+    constraints: list[Constraint] = field(default_factory=list)
+    goals: list[Goal] = field(default_factory=list)
+    sets: dict[int, CatalogueSet] = field(default_factory=dict)  # var index -> set
+    kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # var -> (meld, how)
+    placed: dict[int, int] = field(default_factory=dict)  # var index -> tile type index
+
+    def add_variable(self, name: str, lower: int, upper: int) -> int:
+        """Add a variable and return its index."""
+        self.variables.append(Variable(name, lower, upper))
+        return len(self.variables) - 1
+
+    def bounds(self, terms: Terms) -> tuple[int, int]:
+        """Smallest and largest value a linear expression can take within variable bounds."""
+        low = high = 0
+        for var, coef in terms:
+            a, b = coef * self.variables[var].lower, coef * self.variables[var].upper
+            low += min(a, b)
+            high += max(a, b)
+        return low, high
+
+    def weighted_goal(self) -> Terms:
+        """All levels folded into one objective with weights that keep the order exact."""
+        combined: dict[int, int] = {}
+        weight = 1
+        for goal in reversed(self.goals):
+            for var, coef in goal.terms:
+                combined[var] = combined.get(var, 0) + weight * coef
+            low, high = self.bounds(goal.terms)
+            weight *= high - low + 1
+        return tuple(sorted(combined.items()))
+
+
+def formulate(
+    position: Position,
+    objective: Objective = Objective.TILES,
+    keep_jokers: bool = False,
+) -> Formulation:
+    """The integer program for the best move in a (validated) position."""
+    rules = position.rules
+    model = Formulation(rules)
+    rack = Counter(rules.index(t) for t in position.rack)
+    table = Counter() if position.initial else Counter(rules.index(t) for t in position.table_tiles())
+    available = rack + table
+    cover: dict[int, list[tuple[int, int]]] = {t: [] for t in available}
+
+    # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
+    for s in catalogue(rules):
+        upper = min((available[t] // a for t, a in s.counts), default=0)
+        if upper > 0:
+            var = model.add_variable(f"x[{' '.join(map(str, s.tiles))}]", 0, upper)
+            model.sets[var] = s
+            for t, a in s.counts:
+                cover[t].append((var, a))
+
+    # k[m,c]: each table meld may survive in one way (not in initial-meld mode: untouched).
+    kept_terms: list[tuple[int, int]] = []
+    if not position.initial:
+        for m, meld in enumerate(position.table):
+            options = []
+            for survival in survivals(meld, rules):
+                if all(available[t] >= a for t, a in survival.counts):
+                    var = model.add_variable(f"k[{m},{' '.join(map(str, survival.tiles))}]", 0, 1)
+                    model.kept[var] = (m, survival)
+                    options.append((var, 1))
+                    kept_terms.append((var, len(meld)))
+                    for t, a in survival.counts:
+                        cover[t].append((var, a))
+            if len(options) > 1:
+                model.constraints.append(Constraint(f"survive[{m}]", tuple(options), 0, 1))
+
+    # y[t]: rack tiles placed.
+    for t, count in sorted(rack.items()):
+        var = model.add_variable(f"y[{rules.tile_types[t]}]", 0, count)
+        model.placed[var] = t
+        cover[t].append((var, -1))
+
+    for t, terms in sorted(cover.items()):
+        model.constraints.append(
+            Constraint(f"cover[{rules.tile_types[t]}]", tuple(terms), table[t], table[t])
+        )
+
+    if position.initial and model.placed:
+        opened = model.add_variable("o", 0, 1)
+        set_value = tuple((var, s.value) for var, s in model.sets.items())
+        model.constraints.append(
+            Constraint(
+                "opening value",
+                (*set_value, (opened, -rules.initial_threshold)),
+                0,
+                sum(v for _, v in set_value) + rules.initial_threshold,
+            )
+        )
+        rack_size = sum(rack.values())
+        model.constraints.append(
+            Constraint(
+                "opening or nothing",
+                (*((var, 1) for var in model.placed), (opened, -rack_size)),
+                -rack_size,
+                0,
+            )
+        )
+
+    joker = rules.joker_index
+    per_level: dict[Level, Terms] = {
+        Level.PLACED_COUNT: tuple((var, 1) for var in model.placed),
+        Level.PLACED_REAL: tuple((var, 1) for var, t in model.placed.items() if t != joker),
+        Level.PLACED_VALUE: tuple(
+            (var, _value(rules.tile_types[t])) for var, t in model.placed.items() if t != joker
+        ),
+        Level.FEWEST_JOKERS: tuple((var, -1) for var, t in model.placed.items() if t == joker),
+        Level.KEPT: tuple(kept_terms),
+    }
+    model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
+    return model
+
+
+def _value(tile: Tile) -> int:
+    return tile.value

@@ -1,0 +1,32 @@
+"""Search limits and the status vocabulary shared by every backend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+DEFAULT_TIME_LIMIT = 10.0
+
+
+class Status(StrEnum):
+    """How good the returned move is known to be."""
+
+    OPTIMAL = "optimal"  # proved: no better move exists
+    FEASIBLE = "feasible"  # legal, but the limit stopped the proof
+    UNKNOWN = "unknown"  # the limit hit before any solution was found (internal only)
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How long the solver may search, and with how many threads."""
+
+    seconds: float = DEFAULT_TIME_LIMIT
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        from rummikub.models.errors import SolverError
+
+        if not self.seconds > 0:
+            raise SolverError(f"time limit must be positive, got {self.seconds}")
+        if self.workers < 1:
+            raise SolverError(f"workers must be at least 1, got {self.workers}")

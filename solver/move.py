@@ -1,0 +1,132 @@
+"""The answer: a move (the whole new table and the tiles placed) with its scores and status."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.position import Position
+from rummikub.models.tile import Tile, sorted_tiles
+from rummikub.solver.limits import Status
+from rummikub.solver.objectives import Objective
+
+
+class Origin(StrEnum):
+    """Where a meld of the new table comes from."""
+
+    KEPT = "kept"  # an old table meld, untouched
+    EXTENDED = "extended"  # an old table meld with tiles added
+    NEW = "new"  # made only of rack tiles
+    REBUILT = "rebuilt"  # made (partly) of tiles moved from other table melds
+
+
+@dataclass(frozen=True, slots=True)
+class NewMeld:
+    """One meld of the new table, tile by tile marked as coming from the rack or not."""
+
+    meld: Meld
+    origin: Origin
+    source: int | None  # index of the old table meld it keeps or extends
+    from_rack: tuple[bool, ...]
+
+    @property
+    def placed(self) -> tuple[Tile, ...]:
+        """The tiles of this meld that came from the rack."""
+        return tuple(t for t, r in zip(self.meld.tiles, self.from_rack, strict=True) if r)
+
+    def joker_options(self, position: Position) -> list[tuple[int, list[Tile]]]:
+        """For each joker (by position in the meld), every tile it may stand for as laid out."""
+        rules = position.rules
+        layout = self.meld.tiles
+        options: dict[int, set[Tile]] = {}
+        for reading in self.meld.readings(rules):
+            if reading.kind is MeldKind.RUN and reading.laid_out() != layout:
+                continue
+            joker_slots = [i for i, t in enumerate(layout) if t.is_joker]
+            if reading.kind is MeldKind.RUN:
+                for slot, tile in zip(joker_slots, reading.joker_options(rules)[0], strict=True):
+                    options.setdefault(slot, set()).add(tile)
+            else:
+                stands = {t for combo in reading.joker_options(rules) for t in combo}
+                for slot in joker_slots:
+                    options.setdefault(slot, set()).update(stands)
+        return [(slot, sorted_tiles(tiles)) for slot, tiles in sorted(options.items())]
+
+
+@dataclass(frozen=True)
+class Move:
+    """The best move found for a position, and how sure we are that nothing beats it."""
+
+    position: Position
+    table: tuple[NewMeld, ...]
+    placed: tuple[Tile, ...]
+    moved: tuple[Tile, ...]  # table tiles whose meld did not survive
+    status: Status
+    objective: Objective
+    keep_jokers: bool
+    seconds: float
+
+    @property
+    def melds(self) -> list[Meld]:
+        """The new table as plain melds."""
+        return [m.meld for m in self.table]
+
+    @property
+    def placed_count(self) -> int:
+        """Rack tiles placed, jokers included."""
+        return len(self.placed)
+
+    @property
+    def placed_value(self) -> int:
+        """Face value of the placed tiles (jokers count 0)."""
+        return sum(t.value for t in self.placed)
+
+    @property
+    def rack_left(self) -> list[Tile]:
+        """What stays on the rack, sorted."""
+        return sorted_tiles((Counter(self.position.rack) - Counter(self.placed)).elements())
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nothing can be placed: the player draws."""
+        return not self.placed
+
+    @property
+    def is_optimal(self) -> bool:
+        """Whether the move is proved best."""
+        return self.status is Status.OPTIMAL
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object printed by ``rummikub solve --json``."""
+        jokers = [
+            {"meld": i, "position": slot, "stands_for": [str(t) for t in tiles]}
+            for i, new in enumerate(self.table)
+            for slot, tiles in new.joker_options(self.position)
+        ]
+        return {
+            "status": str(self.status),
+            "objective": str(self.objective),
+            "keep_jokers": self.keep_jokers,
+            "initial": self.position.initial,
+            "draw": self.is_draw,
+            "placed": [str(t) for t in sorted_tiles(self.placed)],
+            "placed_count": self.placed_count,
+            "placed_value": self.placed_value,
+            "table": [[str(t) for t in m.meld.tiles] for m in self.table],
+            "melds": [
+                {
+                    "tiles": [str(t) for t in m.meld.tiles],
+                    "origin": str(m.origin),
+                    "source": m.source,
+                    "placed": [str(t) for t in m.placed],
+                }
+                for m in self.table
+            ],
+            "jokers": jokers,
+            "rack": [str(t) for t in self.rack_left],
+            "moved": len(self.moved),
+            "moved_tiles": [str(t) for t in sorted_tiles(self.moved)],
+            "seconds": round(self.seconds, 6),
+        }

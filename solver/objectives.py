@@ -1,0 +1,48 @@
+"""The objectives, in one place: what "best move" means, level by level.
+
+Levels are compared lexicographically: a move is better if it is better on the first level
+that differs. Every level is maximised.
+
+* ``tiles`` (default): (1) most rack tiles placed, (2) most value placed (face values of the
+  placed non-joker tiles), (3) fewest table tiles moved (most kept).
+* ``value``: (1) most value placed, (2) most rack tiles placed, (3) fewest table tiles moved.
+* ``keep_jokers`` modifies either: level (1) counts only non-joker tiles (for ``tiles``), and
+  right after the first level comes "fewest rack jokers played", so a joker goes down only
+  when it lets more real tiles (or more value) go down.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Objective(StrEnum):
+    """The primary goal of a move."""
+
+    TILES = "tiles"
+    VALUE = "value"
+
+
+class Level(StrEnum):
+    """One criterion of the lexicographic objective; all are maximised."""
+
+    PLACED_COUNT = "placed_count"  # rack tiles placed, jokers included
+    PLACED_REAL = "placed_real"  # rack tiles placed, jokers excluded
+    PLACED_VALUE = "placed_value"  # face value of the placed tiles
+    FEWEST_JOKERS = "fewest_jokers"  # minus the rack jokers placed
+    KEPT = "kept"  # table tiles whose meld survives (so: fewest moved)
+
+
+def levels(objective: Objective, keep_jokers: bool) -> tuple[Level, ...]:
+    """The lexicographic order of criteria for an objective."""
+    count = Level.PLACED_REAL if keep_jokers else Level.PLACED_COUNT
+    first, second = (
+        (count, Level.PLACED_VALUE)
+        if objective is Objective.TILES
+        else (Level.PLACED_VALUE, count)
+    )
+    order = [first]
+    if keep_jokers:
+        order.append(Level.FEWEST_JOKERS)
+    order += [second, Level.KEPT]
+    return tuple(order)
