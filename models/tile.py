@@ -32,8 +32,10 @@ class Colour(IntEnum):
         try:
             return _LETTER_TO_COLOUR[letter.lower()]
         except KeyError:
-            known = " ".join(COLOUR_LETTERS) + " (y = orange)"
-            raise NotationError(f"unknown colour {letter!r}: use one of {known}") from None
+            raise NotationError(
+                f"unknown colour {letter[:10]!r}: colours are k b r o (y = orange; "
+                "g p w c in games with more colours)"
+            ) from None
 
 
 COLOUR_LETTERS = ("k", "b", "r", "o", "g", "p", "w", "c")
@@ -71,7 +73,10 @@ class Tile:
             raise NotationError(
                 f"not a tile: {_show(token)} (write a colour letter and a number like r10, or j)"
             )
-        colour = Colour.parse(match.group(1))
+        try:
+            colour = Colour.parse(match.group(1))
+        except NotationError as error:
+            raise NotationError(f"not a tile: {_show(token)} ({error})") from None
         number = int(match.group(2))
         if number < 1:
             raise NotationError(f"not a tile: {_show(token)} (numbers start at 1)")

@@ -1,9 +1,14 @@
-"""OR-Tools CP-SAT backend: turns a :class:`Formulation` into a CP-SAT model and solves it."""
+"""OR-Tools CP-SAT backend: turns a :class:`Formulation` into a CP-SAT model and solves it.
+
+Import this module lazily: loading OR-Tools costs about 0.2 s.
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
 
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.limits import Limit, Status
@@ -20,8 +25,6 @@ class RawSolution:
 
 def solve_cpsat(model: Formulation, limit: Limit) -> RawSolution:
     """Solve the formulation with CP-SAT under the limit (lexicographic goals folded exactly)."""
-    from ortools.sat.python import cp_model  # imported lazily: it costs ~0.2 s
-
     started = time.perf_counter()
     cp = cp_model.CpModel()
     xs = [cp.new_int_var(v.lower, v.upper, v.name) for v in model.variables]

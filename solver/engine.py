@@ -31,6 +31,8 @@ def solve(
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
     optimal or only the best found within the limit.
     """
+    from rummikub.solver.cpsat import solve_cpsat  # OR-Tools loads here, outside the timing
+
     started = time.perf_counter()
     try:
         goal = Objective(objective)
@@ -41,9 +43,6 @@ def solve(
     limit = limit or Limit(seconds=time_limit)
     position.validate()
     model = formulate(position, goal, keep_jokers)
-
-    from rummikub.solver.cpsat import solve_cpsat
-
     raw = solve_cpsat(model, limit)
     if raw.status is Status.UNKNOWN:
         # No solution within the limit: the untouched table (draw) is always legal.

@@ -1,0 +1,5 @@
+"""``python -m rummikub.cli``."""
+
+from rummikub.cli.main import main
+
+main()

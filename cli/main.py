@@ -1,0 +1,332 @@
+"""The ``rummikub`` command: a thin click layer over the library.
+
+Exit status: 0 solved (also when nothing can be placed), 1 internal error, 2 bad input.
+The solver (and OR-Tools) is imported only when a command needs it, so ``--help`` is fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from rummikub.models.position import Position
+
+MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class InputError(click.ClickException):
+    """Bad input: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def _fail(message: str) -> NoReturn:
+    raise InputError(" ".join(message.split()))
+
+
+def _decode(data: bytes, source: str) -> str:
+    if len(data) > MAX_INPUT_BYTES:
+        _fail(f"{source}: input of {len(data)} bytes is larger than any legal position")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        _fail(f"{source}: not UTF-8 text (bad byte at offset {error.start})")
+
+
+def _read_source(path: str) -> tuple[str, str]:
+    if path == "-":
+        return _decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "stdin"), "stdin"
+    try:
+        with open(path, "rb") as handle:
+            return _decode(handle.read(MAX_INPUT_BYTES + 1), path), path
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror or error}")
+
+
+def _load_position(
+    source: str | None, table: str | None, rack: str | None, initial: bool, fmt: str
+) -> Position:
+    from rummikub.models import (
+        RummikubError,
+        parse_melds,
+        parse_tiles,
+        position_from_json,
+        position_from_text,
+    )
+    from rummikub.models.position import Position
+    from rummikub.models.position_format import load_json
+
+    try:
+        if source is not None:
+            if table is not None or rack is not None:
+                _fail("give a position file or --table/--rack, not both")
+            text, name = _read_source(source)
+            try:
+                if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
+                    position = position_from_json(load_json(text))
+                else:
+                    position = position_from_text(text)
+            except RummikubError as error:
+                _fail(f"{name}: {error}")
+            if initial and not position.initial:
+                position = Position(position.table, position.rack, True, position.rules)
+            return position
+        if table is None and rack is None:
+            _fail("no position given: pass a FILE (or - for stdin), or --table and/or --rack")
+        try:
+            melds = parse_melds(table or "")
+        except RummikubError as error:
+            _fail(f"--table: {error}")
+        try:
+            tiles = parse_tiles(rack or "")
+        except RummikubError as error:
+            _fail(f"--rack: {error}")
+        try:
+            return Position.of(melds, tiles, initial)
+        except RummikubError as error:
+            _fail(str(error))
+    except RecursionError:
+        _fail("input nested too deeply")
+
+
+def _guard(func: F) -> F:
+    """Turn library errors into exit 2 and anything unexpected into exit 1, never a traceback."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from rummikub.models.errors import RummikubError
+
+        try:
+            return func(*args, **kwargs)
+        except click.exceptions.ClickException:
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except RummikubError as error:
+            _fail(str(error))
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as error:  # the promise: no traceback, exit status 1
+            message = " ".join(f"{type(error).__name__}: {error}".split())
+            click.echo(f"internal error: {message}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="rummikub")
+def main() -> None:
+    """Best-move solver for Rummikub: exact integer programming, proved optimal.
+
+    \b
+    Notation: tiles r10 b3 k7 o1 (red blue black orange; y = orange), j = joker;
+    runs r3-7, groups rbk5 (= r5 b5 k5); melds separated by |, ; or newlines.
+
+    \b
+    Examples:
+      rummikub solve examples/midgame.txt
+      rummikub solve --table "k1-4 | o9-13 | rbk7" --rack "o8 k13 j b2"
+      rummikub solve --initial --rack "r10 r11 r12 b3 k3 o3 j"
+      rummikub check examples/midgame.txt
+    """
+
+
+_POSITION_HELP = """
+\b
+POSITION is a file in the text format or JSON (- reads stdin), or give
+--table/--rack instead. Text format:
+  table: r1 r2 r3 | b5-7 | rbk9     (or one meld per line after 'table:')
+  rack: k4 k5 o9 j
+  initial: yes                      (opening meld still to make)
+JSON: {"table": [["r1","r2","r3"], ["b5","b6","b7"]], "rack": ["k4","j"], "initial": false}
+"""
+
+
+def _position_options(func: F) -> F:
+    options = [
+        click.argument("position", required=False, metavar="[POSITION]"),
+        click.option("--table", "-t", help="Table melds, e.g. 'k1-4 | o9-13 | rbk7'."),
+        click.option("--rack", "-r", help="Rack tiles, e.g. 'o8 k13 j b2'."),
+        click.option(
+            "--initial",
+            is_flag=True,
+            help="The opening meld is still to make: rack tiles only, worth >= 30.",
+        ),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(["auto", "text", "json"]),
+            default="auto",
+            show_default=True,
+            help="Format of POSITION (auto: JSON if it starts with '{').",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@main.command(help="Find the best move for a position." + _POSITION_HELP + """
+\b
+Best means, in order: most rack tiles placed, then most value placed,
+then fewest table tiles moved. --objective value puts value first.
+--keep-jokers counts only real tiles and plays a joker only when it
+lets more real tiles go down.
+\b
+Exit status: 0 solved (also when nothing can be placed: draw),
+2 bad input (one line on stderr), 1 internal error.
+""")
+@_position_options
+@click.option(
+    "--objective",
+    type=click.Choice(["tiles", "value"]),
+    default="tiles",
+    show_default=True,
+    help="Primary goal: most tiles placed, or most value placed.",
+)
+@click.option("--keep-jokers", is_flag=True, help="Hold jokers back unless they help.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.001, max=86400),
+    default=10.0,
+    show_default=True,
+    help="Seconds the solver may search; past it the best move found is 'feasible'.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=64),
+    default=1,
+    show_default=True,
+    help="Solver threads (1 is deterministic).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--jsonl",
+    is_flag=True,
+    help="Read JSON positions one per line (POSITION or stdin); print one JSON result per line.",
+)
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the human output (default: only on a terminal).",
+)
+@_guard
+def solve(
+    position: str | None,
+    table: str | None,
+    rack: str | None,
+    initial: bool,
+    fmt: str,
+    objective: str,
+    keep_jokers: bool,
+    time_limit: float,
+    workers: int,
+    as_json: bool,
+    jsonl: bool,
+    color: bool | None,
+) -> None:
+    from rummikub.solver import Limit
+    from rummikub.solver import solve as best_move
+
+    limit = Limit(seconds=time_limit, workers=workers)
+    if jsonl:
+        if table is not None or rack is not None:
+            _fail("--jsonl reads positions from POSITION or stdin, not --table/--rack")
+        bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit)
+        sys.exit(2 if bad else 0)
+    pos = _load_position(position, table, rack, initial, fmt)
+    move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
+    if as_json:
+        click.echo(json.dumps(move.to_json()))
+    else:
+        from rummikub.cli.render import render_move
+
+        click.echo(render_move(move), color=color)
+
+
+def _lines(path: str) -> Iterator[bytes]:
+    if path == "-":
+        yield from sys.stdin.buffer
+        return
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror or error}")
+    with handle:
+        yield from handle
+
+
+def _solve_lines(path: str, initial: bool, objective: str, keep_jokers: bool, limit: Any) -> int:
+    """Solve a JSON Lines batch; a bad line yields an error object in its place. Returns bad count."""
+    from rummikub.models import RummikubError, position_from_json
+    from rummikub.models.position import Position
+    from rummikub.models.position_format import load_json
+    from rummikub.solver import solve as best_move
+
+    bad = 0
+    for number, raw in enumerate(_lines(path), 1):
+        try:
+            if len(raw) > MAX_INPUT_BYTES:
+                raise RummikubError(f"line of {len(raw)} bytes is larger than any legal position")
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                raise RummikubError(f"not UTF-8 text (bad byte at offset {error.start})") from None
+            if not text.strip():
+                raise RummikubError("empty line: expected a JSON position")
+            position = position_from_json(load_json(text))
+            if initial and not position.initial:
+                position = Position(position.table, position.rack, True, position.rules)
+            result: dict[str, object] = best_move(
+                position, objective, keep_jokers=keep_jokers, limit=limit
+            ).to_json()
+        except RummikubError as error:
+            bad += 1
+            result = {"error": " ".join(str(error).split()), "line": number}
+        except RecursionError:
+            bad += 1
+            result = {"error": "input nested too deeply", "line": number}
+        click.echo(json.dumps(result))
+    return bad
+
+
+@main.command(help="Check that a position is legal (every meld, tile counts, jokers)."
+              + _POSITION_HELP + """
+\b
+Exit status: 0 legal, 2 illegal or unreadable (the reason on stderr).
+""")
+@_position_options
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@_guard
+def check(
+    position: str | None,
+    table: str | None,
+    rack: str | None,
+    initial: bool,
+    fmt: str,
+    as_json: bool,
+) -> None:
+    pos = _load_position(position, table, rack, initial, fmt)
+    if as_json:
+        payload = {"legal": True, **pos.to_json()}
+        click.echo(json.dumps(payload))
+    else:
+        from rummikub.cli.render import render_check
+
+        click.echo(render_check(pos))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

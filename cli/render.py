@@ -1,0 +1,103 @@
+"""Human-readable output of a move: tiles in their colours, placed tiles marked."""
+
+from __future__ import annotations
+
+import click
+
+from rummikub.models.position import Position
+from rummikub.models.tile import Colour, Tile
+from rummikub.solver.move import Move, NewMeld, Origin
+
+_TILE_COLOURS: dict[Colour | None, str] = {
+    Colour.BLACK: "bright_black",
+    Colour.BLUE: "blue",
+    Colour.RED: "red",
+    Colour.ORANGE: "yellow",
+    Colour.GREEN: "green",
+    Colour.PURPLE: "magenta",
+    Colour.WHITE: "white",
+    Colour.CYAN: "cyan",
+    None: "magenta",
+}
+_ORIGIN_STYLE = {
+    Origin.KEPT: {"dim": True},
+    Origin.EXTENDED: {"fg": "cyan"},
+    Origin.NEW: {"fg": "green", "bold": True},
+    Origin.REBUILT: {"fg": "yellow"},
+}
+
+
+def tile_text(tile: Tile, placed: bool = False) -> str:
+    """A tile in its colour; a tile from the rack is bold, underlined and starred."""
+    text = f"{tile}*" if placed else str(tile)
+    return click.style(text, fg=_TILE_COLOURS[tile.colour], bold=placed, underline=placed)
+
+
+def tiles_text(tiles: object) -> str:
+    """Tiles in their colours, space-separated."""
+    return " ".join(tile_text(t) for t in tiles) or "(none)"  # type: ignore[attr-defined]
+
+
+def _meld_line(new: NewMeld, position: Position) -> str:
+    label = click.style(f"{new.origin:<9}", **_ORIGIN_STYLE[new.origin])  # type: ignore[arg-type]
+    body = " ".join(
+        tile_text(t, r) for t, r in zip(new.meld.tiles, new.from_rack, strict=True)
+    )
+    notes = []
+    for slot, options in new.joker_options(position):
+        if len(new.joker_options(position)) > 1:
+            notes.append(f"j#{slot + 1} = {' or '.join(map(str, options))}")
+        else:
+            notes.append(f"j = {' or '.join(map(str, options))}")
+    if new.source is not None and new.origin is Origin.EXTENDED:
+        notes.append(f"was '{position.table[new.source]}'")
+    suffix = click.style("   " + "; ".join(notes), dim=True) if notes else ""
+    return f"  {label} {body}{suffix}"
+
+
+def _millis(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def render_move(move: Move) -> str:
+    """The full human view of a move."""
+    position = move.position
+    proof = "proved optimal" if move.is_optimal else "best found within the time limit (not proved)"
+    lines = []
+    if move.is_draw:
+        if position.initial:
+            threshold = position.rules.initial_threshold
+            headline = f"No move: no opening meld worth {threshold} or more. Draw a tile."
+        else:
+            headline = "No move: no rack tile can be placed. Draw a tile."
+        lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
+    else:
+        count = move.placed_count
+        headline = f"Best move: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+        lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
+    moved = len(move.moved)
+    lines.append(
+        f"Table: {len(move.table)} meld{'s' if len(move.table) != 1 else ''}, "
+        f"{moved} table tile{'s' if moved != 1 else ''} moved"
+    )
+    lines += [_meld_line(new, position) for new in move.table]
+    if not move.table:
+        lines.append("  (empty)")
+    if not move.is_draw:
+        lines.append(f"Placed: {tiles_text(sorted(move.placed, key=Tile.sort_key))}")
+    lines.append(f"Rack:   {tiles_text(move.rack_left)}")
+    if not move.is_draw:
+        lines.append(click.style("* = tile from your rack", dim=True))
+    return "\n".join(lines)
+
+
+def render_check(position: Position) -> str:
+    """One line that says a position is legal and what it holds."""
+    table_tiles = len(position.table_tiles())
+    text = (
+        f"legal position: {len(position.table)} table melds ({table_tiles} tiles), "
+        f"{len(position.rack)} rack tiles"
+    )
+    if position.initial:
+        text += f", opening meld still to make (>= {position.rules.initial_threshold})"
+    return text

@@ -1,0 +1,234 @@
+"""The command line: outputs, exit statuses, JSON schema, batches, and errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummikub.cli.main import main
+from rummikub.models import position_from_json, position_from_text
+from rummikub.models.validation import move_problems
+from rummikub.models import Meld, Tile
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+# The documented schema of `rummikub solve --json`: key -> type (lists hold strings unless noted).
+SOLVE_SCHEMA: dict[str, type | tuple[type, ...]] = {
+    "status": str,
+    "objective": str,
+    "keep_jokers": bool,
+    "initial": bool,
+    "draw": bool,
+    "placed": list,
+    "placed_count": int,
+    "placed_value": int,
+    "table": list,
+    "melds": list,
+    "jokers": list,
+    "rack": list,
+    "moved": int,
+    "moved_tiles": list,
+    "seconds": (int, float),
+}
+
+
+def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def check_schema(payload: dict[str, object]) -> None:
+    assert set(SOLVE_SCHEMA) <= set(payload), set(SOLVE_SCHEMA) - set(payload)
+    for key, kind in SOLVE_SCHEMA.items():
+        assert isinstance(payload[key], kind), (key, payload[key])
+    assert payload["status"] in ("optimal", "feasible")
+    for key in ("placed", "rack", "moved_tiles"):
+        assert all(isinstance(t, str) for t in payload[key])  # type: ignore[attr-defined]
+    for meld in payload["table"]:  # type: ignore[attr-defined]
+        assert isinstance(meld, list) and all(isinstance(t, str) for t in meld)
+    for meld in payload["melds"]:  # type: ignore[attr-defined]
+        assert meld["origin"] in ("kept", "extended", "new", "rebuilt")
+        assert meld["source"] is None or isinstance(meld["source"], int)
+    for joker in payload["jokers"]:  # type: ignore[attr-defined]
+        assert payload["table"][joker["meld"]][joker["position"]] == "j"  # type: ignore[index]
+        assert joker["stands_for"] and all(isinstance(t, str) for t in joker["stands_for"])
+    assert payload["placed_count"] == len(payload["placed"])  # type: ignore[arg-type]
+    assert payload["moved"] == len(payload["moved_tiles"])  # type: ignore[arg-type]
+
+
+def validate_payload(position_obj: dict[str, object], payload: dict[str, object]) -> None:
+    position = position_from_json(position_obj)
+    melds = [Meld(tuple(Tile.parse(t) for t in meld)) for meld in payload["table"]]  # type: ignore[attr-defined]
+    placed = [Tile.parse(t) for t in payload["placed"]]  # type: ignore[attr-defined]
+    assert move_problems(position, melds, placed) == []
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.txt")))
+def test_every_example_solves_to_a_legal_move(example: str) -> None:
+    code, out, err = run("solve", str(EXAMPLES / example), "--json")
+    assert code == 0, err
+    payload = json.loads(out)
+    check_schema(payload)
+    position = position_from_text((EXAMPLES / example).read_text())
+    validate_payload(position.to_json(), payload)
+    assert payload["status"] == "optimal"
+
+
+def test_issue_example_table_and_rack() -> None:
+    code, out, _ = run("solve", "--table", "k1-4 | o9-13 | rbk7", "--rack", "o8 k13 j b2", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    check_schema(payload)
+    assert payload["placed_count"] == 3
+    assert sorted(payload["placed"]) == ["j", "k13", "o8"]
+    assert payload["rack"] == ["b2"]
+
+
+def test_initial_meld_from_the_command_line() -> None:
+    code, out, _ = run("solve", "--initial", "--rack", "r10 r11 r12 b3 k3 o3 j", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["initial"] is True
+    assert payload["placed_count"] == 7 and payload["rack"] == []
+
+
+def test_impossible_initial_meld_is_a_draw_with_exit_0() -> None:
+    code, out, _ = run("solve", "--initial", "--rack", "r1 r2 r3 k5")
+    assert code == 0
+    assert "No move" in out and "Draw" in out
+
+
+def test_human_output_marks_placed_tiles_and_origins() -> None:
+    code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--no-color")
+    assert code == 0
+    assert "proved optimal" in out
+    assert "kept" in out and "extended" in out
+    assert "o8*" in out  # placed tiles are starred
+    assert "\x1b[" not in out  # plain when asked
+
+
+def test_colour_output_when_forced() -> None:
+    code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--color")
+    assert code == 0
+    assert "\x1b[" in out
+
+
+def test_json_from_stdin() -> None:
+    text = (EXAMPLES / "midgame.json").read_text()
+    code, out, _ = run("solve", "-", "--json", stdin=text)
+    assert code == 0
+    payload = json.loads(out)
+    check_schema(payload)
+    validate_payload(json.loads(text), payload)
+
+
+def test_jsonl_batch_one_line_per_input_and_errors_in_place() -> None:
+    lines = (EXAMPLES / "batch.jsonl").read_text().splitlines()
+    garbage = ["not json", '{"rack": ["x1"]}', "", '{"table": [["r1", "r2"]]}']
+    batch = [lines[0], garbage[0], lines[1], garbage[1], garbage[2], lines[2], garbage[3]]
+    code, out, _ = run("solve", "--jsonl", stdin="\n".join(batch) + "\n")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert len(results) == len(batch)
+    assert code == 2
+    for number, (line, result) in enumerate(zip(batch, results, strict=True), 1):
+        if line in garbage:
+            assert result["line"] == number and isinstance(result["error"], str)
+            assert "\n" not in result["error"]
+        else:
+            check_schema(result)
+            validate_payload(json.loads(line), result)
+
+
+def test_jsonl_all_good_exits_0() -> None:
+    code, out, _ = run("solve", "--jsonl", str(EXAMPLES / "batch.jsonl"))
+    assert code == 0
+    assert len(out.splitlines()) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("solve", "--rack", "r1 x5"), "x5"),
+        (("solve", "--rack", "r14"), "r14"),
+        (("solve", "--rack", "r0"), "r0"),
+        (("solve", "--table", "r1 r2 r4", "--rack", "k1"), "r1 r2 r4"),
+        (("solve", "--table", "r1-3 | r1-3", "--rack", "r1"), "r1"),
+        (("solve", "--rack", "j j j"), "jokers"),
+        (("solve",), "no position"),
+        (("solve", "/nonexistent/position.txt"), "cannot read"),
+        (("check", "--table", "r5 b5 r5"), "r5"),
+        (("solve", "--table", "r1 r2"), "too short"),
+    ],
+)
+def test_bad_input_is_one_line_with_exit_2(args: tuple[str, ...], fragment: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2, (out, err)
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert fragment in err
+    assert "Traceback" not in err + out
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        b"\xff\xfe\x00garbage",
+        b'{"table": [["r1","r2","r3"]], "table": []}',
+        b'{"table": 5}',
+        b"[1, 2, 3]",
+        b'{"rack": ["r1"], "initial": "maybe"}',
+        b"table: r1 r2 r3\ntable: b1 b2 b3\n",
+        b"rack: r1\nfoo: bar\n",
+        b"[" * 100000,
+    ],
+)
+def test_hostile_stdin_gets_exit_2_not_a_traceback(stdin: bytes) -> None:
+    code, out, err = run("solve", "-", stdin=stdin)
+    assert code == 2, (out, err)
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_check_legal_and_illegal() -> None:
+    code, out, _ = run("check", str(EXAMPLES / "midgame.txt"))
+    assert code == 0 and "legal position" in out
+    code, out, _ = run("check", "--table", "k1-4", "--rack", "j", "--json")
+    assert code == 0 and json.loads(out)["legal"] is True
+    code, _, err = run("check", "--table", "k1 k2 k4")
+    assert code == 2 and "k1 k2 k4" in err
+
+
+def test_help_teaches_notation_and_formats() -> None:
+    code, out, _ = run("solve", "--help")
+    assert code == 0
+    for word in ("rack:", "table:", "--objective", "--keep-jokers", "--time-limit", "Exit"):
+        assert word in out
+
+
+def test_installed_console_script_runs_as_a_process() -> None:
+    # The real entry point, in a fresh process: --help must not import OR-Tools.
+    code = (
+        "import sys; from rummikub.cli.main import main\n"
+        "sys.argv = ['rummikub', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "assert 'ortools' not in sys.modules, 'OR-Tools imported by --help'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "solve" in result.stdout
+
+
+def test_internal_error_is_exit_1_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rummikub.solver
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated\nfailure")
+
+    monkeypatch.setattr(rummikub.solver, "solve", broken)
+    code, out, err = run("solve", "--rack", "r1 r2 r3")
+    assert code == 1
+    assert err == "internal error: RuntimeError: simulated failure\n"
+    assert "Traceback" not in out + err
