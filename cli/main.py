@@ -178,7 +178,10 @@ def _position_options(func: F) -> F:
     return func
 
 
-@main.command(help="Find the best move for a position." + _POSITION_HELP + """
+@main.command(
+    help="Find the best move for a position."
+    + _POSITION_HELP
+    + """
 \b
 Best means, in order: most rack tiles placed, then most value placed,
 then fewest table tiles moved. --objective value puts value first.
@@ -187,7 +190,8 @@ lets more real tiles go down.
 \b
 Exit status: 0 solved (also when nothing can be placed: draw),
 2 bad input (one line on stderr), 1 internal error.
-""")
+"""
+)
 @_position_options
 @click.option(
     "--objective",
@@ -261,7 +265,7 @@ def _lines(path: str) -> Iterator[bytes]:
         yield from sys.stdin.buffer
         return
     try:
-        handle = open(path, "rb")
+        handle = open(path, "rb")  # noqa: SIM115 - closed below; open errors become exit 2
     except OSError as error:
         _fail(f"cannot read {path}: {error.strerror or error}")
     with handle:
@@ -269,7 +273,7 @@ def _lines(path: str) -> Iterator[bytes]:
 
 
 def _solve_lines(path: str, initial: bool, objective: str, keep_jokers: bool, limit: Any) -> int:
-    """Solve a JSON Lines batch; a bad line yields an error object in its place. Returns bad count."""
+    """Solve a JSON Lines batch, a bad line yielding an error object; returns the bad count."""
     from rummikub.models import RummikubError, position_from_json
     from rummikub.models.position import Position
     from rummikub.models.position_format import load_json
@@ -302,11 +306,14 @@ def _solve_lines(path: str, initial: bool, objective: str, keep_jokers: bool, li
     return bad
 
 
-@main.command(help="Check that a position is legal (every meld, tile counts, jokers)."
-              + _POSITION_HELP + """
+@main.command(
+    help="Check that a position is legal (every meld, tile counts, jokers)."
+    + _POSITION_HELP
+    + """
 \b
 Exit status: 0 legal, 2 illegal or unreadable (the reason on stderr).
-""")
+"""
+)
 @_position_options
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @_guard

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.move import Move, NewMeld, Origin
@@ -40,9 +39,7 @@ def tiles_text(tiles: object) -> str:
 
 def _meld_line(new: NewMeld, position: Position) -> str:
     label = click.style(f"{new.origin:<9}", **_ORIGIN_STYLE[new.origin])  # type: ignore[arg-type]
-    body = " ".join(
-        tile_text(t, r) for t, r in zip(new.meld.tiles, new.from_rack, strict=True)
-    )
+    body = " ".join(tile_text(t, r) for t, r in zip(new.meld.tiles, new.from_rack, strict=True))
     notes = []
     for slot, options in new.joker_options(position):
         if len(new.joker_options(position)) > 1:
@@ -73,7 +70,9 @@ def render_move(move: Move) -> str:
         lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
     else:
         count = move.placed_count
-        headline = f"Best move: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+        headline = (
+            f"Best move: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+        )
         lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
     moved = len(move.moved)
     lines.append(

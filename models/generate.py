@@ -24,10 +24,14 @@ def full_set(rules: RuleSet = STANDARD) -> Counter[Tile]:
     return pool
 
 
-def _random_meld(rng: random.Random, pool: Counter[Tile], rules: RuleSet, joker_rate: float) -> Meld | None:
+def _random_meld(
+    rng: random.Random, pool: Counter[Tile], rules: RuleSet, joker_rate: float
+) -> Meld | None:
     if rng.random() < 0.5 and rules.numbers >= rules.min_len:
         colour = Colour(rng.randrange(rules.colours))
-        length = rng.randint(rules.min_len, min(rules.numbers, rules.min_len + rng.choice((0, 0, 1, 2, 4))))
+        length = rng.randint(
+            rules.min_len, min(rules.numbers, rules.min_len + rng.choice((0, 0, 1, 2, 4)))
+        )
         start = rng.randint(1, rules.numbers - length + 1)
         wanted = [Tile(colour, n) for n in range(start, start + length)]
     else:

@@ -115,7 +115,9 @@ def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
     if len(numbers) == 1:
         repeated = [c for c, k in colours.items() if k > 1]
         if repeated:
-            return f"a group needs different colours, but {Tile(repeated[0], real[0].number)} repeats"
+            return (
+                f"a group needs different colours, but {Tile(repeated[0], real[0].number)} repeats"
+            )
         return f"a group holds at most {rules.colours} tiles"
     if len(colours) == 1:
         repeated_numbers = sorted(n for n, k in numbers.items() if k > 1 and n is not None)
@@ -141,7 +143,9 @@ class Meld:
     def parse(cls, text: str) -> Meld:
         """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9`` or ``rbk7``."""
         if MELD_SEPARATORS.search(text):
-            raise NotationError("one meld expected, but the text holds a meld separator (| ; or newline)")
+            raise NotationError(
+                "one meld expected, but the text holds a meld separator (| ; or newline)"
+            )
         tiles = parse_tiles(text)
         if not tiles:
             raise NotationError("empty meld: a meld needs tiles")
@@ -183,7 +187,9 @@ class Meld:
         found = self.readings(rules)
         if not found:
             place = f"{where} " if where else ""
-            raise IllegalMeldError(f"{place}'{self}' is not a legal set: {why_illegal(self.tiles, rules)}")
+            raise IllegalMeldError(
+                f"{place}'{self}' is not a legal set: {why_illegal(self.tiles, rules)}"
+            )
         return found
 
     def kinds(self, rules: RuleSet = STANDARD) -> set[MeldKind]:

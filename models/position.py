@@ -52,7 +52,7 @@ class Position:
         return Counter(self.rack)
 
     def validate(self) -> None:
-        """Raise :class:`IllegalPositionError` (or :class:`IllegalMeldError`) naming the first problem."""
+        """Raise :class:`IllegalPositionError` or :class:`IllegalMeldError` naming the problem."""
         rules = self.rules
         for i, meld in enumerate(self.table, 1):
             for tile in meld.tiles:

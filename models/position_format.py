@@ -99,7 +99,9 @@ def _tile_list(value: object, where: str) -> list[Tile]:
     tiles: list[Tile] = []
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise NotationError(f"{where}[{i}]: expected a tile string like 'r5', got {_kind(item)}")
+            raise NotationError(
+                f"{where}[{i}]: expected a tile string like 'r5', got {_kind(item)}"
+            )
         try:
             tiles.append(Tile.parse(item))
         except NotationError as error:
@@ -122,7 +124,9 @@ def position_from_json(obj: object, rules: RuleSet = STANDARD) -> Position:
         raise NotationError(f"a position must be a JSON object, got {_kind(obj)}")
     for key in obj:
         if key not in _KEYS:
-            raise NotationError(f"unknown key {str(key)[:30]!r} in position (expected table, rack, initial)")
+            raise NotationError(
+                f"unknown key {str(key)[:30]!r} in position (expected table, rack, initial)"
+            )
     table_value = obj.get("table", [])
     if isinstance(table_value, str):
         try:
@@ -159,7 +163,9 @@ def load_json(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as error:
-        raise NotationError(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise NotationError(
+            f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except RecursionError:
         raise NotationError("bad JSON: nested too deeply") from None
 

@@ -18,14 +18,18 @@ class IllegalMoveError(RummikubError):
     """A move that breaks the rules: illegal melds, lost table tiles, tiles from nowhere."""
 
 
-def move_problems(position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]) -> list[str]:
+def move_problems(
+    position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]
+) -> list[str]:
     """Every way the move breaks the rules (empty when it is legal)."""
     rules = position.rules
     problems: list[str] = []
     placed_counts = Counter(placed)
     for i, meld in enumerate(new_table, 1):
         if not meld.is_legal(rules):
-            problems.append(f"new meld {i} '{meld}' is not a legal set: {why_illegal(meld.tiles, rules)}")
+            problems.append(
+                f"new meld {i} '{meld}' is not a legal set: {why_illegal(meld.tiles, rules)}"
+            )
     rack = position.rack_counts()
     for tile, count in placed_counts.items():
         if count > rack[tile]:

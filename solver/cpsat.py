@@ -9,7 +9,6 @@ import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
-
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.limits import Limit, Status
 

@@ -91,7 +91,10 @@ def _survivals_of(tiles_key: tuple[Tile, ...], rules: RuleSet) -> tuple[Survival
     meld = Meld(tiles_key)
     seen: set[tuple[tuple[int, int], ...]] = set()
     found = []
-    for kind, layouts in ((MeldKind.RUN, _runs(meld, rules)), (MeldKind.GROUP, _groups(meld, rules))):
+    for kind, layouts in (
+        (MeldKind.RUN, _runs(meld, rules)),
+        (MeldKind.GROUP, _groups(meld, rules)),
+    ):
         for layout in layouts:
             counts = _counts(layout, rules)
             if counts in seen:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
@@ -17,7 +17,7 @@ class _Draft:
     tiles: tuple[Tile, ...]
     kind: MeldKind
     source: int | None = None
-    original: Counter[Tile] | None = None
+    original: Counter[Tile] = field(default_factory=Counter)
 
 
 def _run_span(tiles: tuple[Tile, ...]) -> tuple[int, int]:
@@ -53,9 +53,9 @@ def _colour(draft: _Draft) -> int:
     return next(int(t.colour) for t in draft.tiles if t.colour is not None)
 
 
-def extract(position: Position, model: Formulation, values: tuple[int, ...]) -> tuple[
-    tuple[NewMeld, ...], tuple[Tile, ...], tuple[Tile, ...]
-]:
+def extract(
+    position: Position, model: Formulation, values: tuple[int, ...]
+) -> tuple[tuple[NewMeld, ...], tuple[Tile, ...], tuple[Tile, ...]]:
     """The new table, the placed rack tiles and the moved table tiles of a solution."""
     rules = position.rules
     placed = Counter[Tile]()
@@ -73,7 +73,9 @@ def extract(position: Position, model: Formulation, values: tuple[int, ...]) -> 
             m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts())
             for m, meld in enumerate(position.table)
         }
-    moved = tuple(t for m, meld in enumerate(position.table) if m not in survived for t in meld.tiles)
+    moved = tuple(
+        t for m, meld in enumerate(position.table) if m not in survived for t in meld.tiles
+    )
 
     built: list[_Draft] = []
     for var, s in model.sets.items():
@@ -104,7 +106,9 @@ def extract(position: Position, model: Formulation, values: tuple[int, ...]) -> 
             else:
                 table_pool[tile] -= 1
                 marks.append(False)
-        origin = Origin.KEPT if len(draft.tiles) == sum(draft.original.values()) else Origin.EXTENDED  # type: ignore[union-attr]
+        origin = (
+            Origin.KEPT if len(draft.tiles) == sum(draft.original.values()) else Origin.EXTENDED
+        )  # type: ignore[union-attr]
         kept_melds.append(NewMeld(Meld(draft.tiles), origin, m, tuple(marks)))
     for i, draft in enumerate(built):
         if i in result:

@@ -103,7 +103,9 @@ def formulate(
     rules = position.rules
     model = Formulation(rules)
     rack = Counter(rules.index(t) for t in position.rack)
-    table = Counter() if position.initial else Counter(rules.index(t) for t in position.table_tiles())
+    table = (
+        Counter() if position.initial else Counter(rules.index(t) for t in position.table_tiles())
+    )
     available = rack + table
     cover: dict[int, list[tuple[int, int]]] = {t: [] for t in available}
 

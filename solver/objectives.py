@@ -37,9 +37,7 @@ def levels(objective: Objective, keep_jokers: bool) -> tuple[Level, ...]:
     """The lexicographic order of criteria for an objective."""
     count = Level.PLACED_REAL if keep_jokers else Level.PLACED_COUNT
     first, second = (
-        (count, Level.PLACED_VALUE)
-        if objective is Objective.TILES
-        else (Level.PLACED_VALUE, count)
+        (count, Level.PLACED_VALUE) if objective is Objective.TILES else (Level.PLACED_VALUE, count)
     )
     order = [first]
     if keep_jokers:

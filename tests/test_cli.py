@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from rummikub.cli.main import main
-from rummikub.models import position_from_json, position_from_text
+from rummikub.models import Meld, Tile, position_from_json, position_from_text
 from rummikub.models.validation import move_problems
-from rummikub.models import Meld, Tile
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
