@@ -215,6 +215,13 @@ Exit status: 0 solved (also when nothing can be placed: draw),
     show_default=True,
     help="Solver threads (1 is deterministic).",
 )
+@click.option(
+    "--backend",
+    type=click.Choice(["cpsat", "cbc", "highs"]),
+    default="cpsat",
+    show_default=True,
+    help="Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP (pip install 'rummikub[mip]').",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--jsonl",
@@ -237,18 +244,24 @@ def solve(
     keep_jokers: bool,
     time_limit: float,
     workers: int,
+    backend: str,
     as_json: bool,
     jsonl: bool,
     color: bool | None,
 ) -> None:
-    from rummikub.solver import Limit
-    from rummikub.solver import solve as best_move
+    import functools
 
+    from rummikub.solver import Limit
+    from rummikub.solver import solve as solve_with
+    from rummikub.solver.engine import load_backend
+
+    load_backend(backend)  # a missing package is reported before any input is read
+    best_move = functools.partial(solve_with, backend=backend)
     limit = Limit(seconds=time_limit, workers=workers)
     if jsonl:
         if table is not None or rack is not None:
             _fail("--jsonl reads positions from POSITION or stdin, not --table/--rack")
-        bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit)
+        bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit, backend)
         sys.exit(2 if bad else 0)
     pos = _load_position(position, table, rack, initial, fmt)
     move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
@@ -272,7 +285,9 @@ def _lines(path: str) -> Iterator[bytes]:
         yield from handle
 
 
-def _solve_lines(path: str, initial: bool, objective: str, keep_jokers: bool, limit: Any) -> int:
+def _solve_lines(
+    path: str, initial: bool, objective: str, keep_jokers: bool, limit: Any, backend: str
+) -> int:
     """Solve a JSON Lines batch, a bad line yielding an error object; returns the bad count."""
     from rummikub.models import RummikubError, position_from_json
     from rummikub.models.position import Position
@@ -294,7 +309,7 @@ def _solve_lines(path: str, initial: bool, objective: str, keep_jokers: bool, li
             if initial and not position.initial:
                 position = Position(position.table, position.rack, True, position.rules)
             result: dict[str, object] = best_move(
-                position, objective, keep_jokers=keep_jokers, limit=limit
+                position, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
             ).to_json()
         except RummikubError as error:
             bad += 1

@@ -66,8 +66,14 @@ def random_position(
     rules: RuleSet = STANDARD,
     joker_rate: float = 0.05,
     initial: bool = False,
+    rack_jokers: int = 0,
 ) -> Position:
-    """A legal position with about ``table_tiles`` on the table and ``rack_tiles`` on the rack."""
+    """A legal position with about ``table_tiles`` on the table and ``rack_tiles`` on the rack.
+
+    ``joker_rate`` is the chance that a table tile is replaced by a joker (while jokers
+    last); ``rack_jokers`` jokers (as many as are left) are dealt to the rack first.
+    ``initial`` leaves the table empty and marks the opening meld as still to make.
+    """
     rng = random.Random(seed)
     pool = full_set(rules)
     table: list[Meld] = []
@@ -81,8 +87,10 @@ def random_position(
             placed += len(meld)
         elif meld is not None:
             pool.update(meld.tiles)
+    dealt_jokers = min(rack_jokers, pool[JOKER], rack_tiles)
+    pool[JOKER] -= dealt_jokers
     remaining = list((+pool).elements())
     remaining.sort(key=Tile.sort_key)
     rng.shuffle(remaining)
-    rack = tuple(remaining[:rack_tiles])
+    rack = (JOKER,) * dealt_jokers + tuple(remaining[: rack_tiles - dealt_jokers])
     return Position.of(table, rack, initial, rules)

@@ -6,20 +6,10 @@ Import this module lazily: loading OR-Tools costs about 0.2 s.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 from rummikub.solver.formulation import Formulation
-from rummikub.solver.limits import Limit, Status
-
-
-@dataclass(frozen=True, slots=True)
-class RawSolution:
-    """Values of every variable of the formulation, and how good they are known to be."""
-
-    status: Status
-    values: tuple[int, ...]
-    seconds: float
+from rummikub.solver.limits import Limit, RawSolution, Status
 
 
 def solve_cpsat(model: Formulation, limit: Limit) -> RawSolution:

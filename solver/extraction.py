@@ -108,7 +108,7 @@ def extract(
                 marks.append(False)
         origin = (
             Origin.KEPT if len(draft.tiles) == sum(draft.original.values()) else Origin.EXTENDED
-        )  # type: ignore[union-attr]
+        )
         kept_melds.append(NewMeld(Meld(draft.tiles), origin, m, tuple(marks)))
     for i, draft in enumerate(built):
         if i in result:

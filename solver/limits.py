@@ -30,3 +30,12 @@ class Limit:
             raise SolverError(f"time limit must be positive, got {self.seconds}")
         if self.workers < 1:
             raise SolverError(f"workers must be at least 1, got {self.workers}")
+
+
+@dataclass(frozen=True, slots=True)
+class RawSolution:
+    """What a backend returns: a value for every variable of the formulation, and its status."""
+
+    status: Status
+    values: tuple[int, ...]
+    seconds: float

@@ -1,0 +1,107 @@
+"""PuLP backend: the same :class:`Formulation` solved by CBC (bundled with PuLP) or HiGHS.
+
+Import this module lazily; it needs the optional package ``pulp`` (and ``highspy`` for HiGHS).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator
+
+from rummikub.models.errors import SolverError
+from rummikub.solver.formulation import Formulation
+from rummikub.solver.limits import Limit, RawSolution, Status
+
+# The folded objective takes integer values: any gap below 1 proves optimality exactly.
+_ABSOLUTE_GAP = 0.5
+
+
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Silence native code that writes to file descriptor 1 (HiGHS prints a banner there)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _import_pulp():  # type: ignore[no-untyped-def]
+    try:
+        import pulp
+    except ImportError:
+        raise SolverError(
+            "backend needs the package 'pulp': pip install pulp (or pip install 'rummikub[mip]')"
+        ) from None
+    return pulp
+
+
+def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolution:
+    """Solve the formulation with CBC or HiGHS through PuLP under the limit."""
+    pulp = _import_pulp()
+    if engine == "highs":
+        try:
+            import highspy  # noqa: F401
+        except ImportError:
+            raise SolverError(
+                "backend 'highs' needs the package 'highspy': pip install highspy"
+            ) from None
+        backend = pulp.HiGHS(
+            msg=False,
+            timeLimit=limit.seconds,
+            gapRel=0,
+            gapAbs=_ABSOLUTE_GAP,
+            threads=limit.workers,
+            random_seed=0,
+        )
+    else:
+        backend = pulp.PULP_CBC_CMD(
+            msg=False,
+            timeLimit=limit.seconds,
+            gapRel=0,
+            gapAbs=_ABSOLUTE_GAP,
+            threads=limit.workers,
+        )
+
+    started = time.perf_counter()
+    problem = pulp.LpProblem("rummikub", pulp.LpMaximize)
+    xs = [
+        pulp.LpVariable(f"v{i}", lowBound=v.lower, upBound=v.upper, cat=pulp.LpInteger)
+        for i, v in enumerate(model.variables)
+    ]
+    objective = model.weighted_goal()
+    problem += pulp.lpSum(coef * xs[var] for var, coef in objective) if objective else 0
+    for i, c in enumerate(model.constraints):
+        expr = pulp.lpSum(coef * xs[var] for var, coef in c.terms)
+        if c.lower == c.upper:
+            problem += expr == c.lower, f"c{i}"
+        else:
+            problem += expr >= c.lower, f"c{i}lo"
+            problem += expr <= c.upper, f"c{i}hi"
+    # The untouched table with nothing placed is always legal: a warm start where supported.
+    for var, (_, survival) in model.kept.items():
+        xs[var].setInitialValue(1 if survival.added == 0 else 0)
+    try:
+        with _quiet_stdout():
+            problem.solve(backend)
+    except pulp.PulpSolverError as error:
+        raise SolverError(f"{engine} failed: {' '.join(str(error).split())}") from None
+    elapsed = time.perf_counter() - started
+    solution = problem.sol_status
+    if solution == pulp.LpSolutionOptimal:
+        status = Status.OPTIMAL
+    elif solution == pulp.LpSolutionIntegerFeasible:
+        status = Status.FEASIBLE
+    elif solution in (pulp.LpSolutionInfeasible, pulp.LpSolutionUnbounded):
+        raise AssertionError(f"{engine} reports the model as {pulp.LpStatus[problem.status]}")
+    else:
+        return RawSolution(Status.UNKNOWN, (), elapsed)
+    values = tuple(round(float(x.varValue or 0)) for x in xs)
+    return RawSolution(status, values, elapsed)
