@@ -62,7 +62,8 @@ def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolut
             random_seed=0,
         )
     else:
-        backend = pulp.PULP_CBC_CMD(
+        backend = pulp.PULP_CBC_CMD(  # the CBC binary bundled with PuLP 2.x/3.x
+            _skip_v4_deprecation=True,
             msg=False,
             timeLimit=limit.seconds,
             gapRel=0,
@@ -73,7 +74,7 @@ def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolut
     started = time.perf_counter()
     problem = pulp.LpProblem("rummikub", pulp.LpMaximize)
     xs = [
-        pulp.LpVariable(f"v{i}", lowBound=v.lower, upBound=v.upper, cat=pulp.LpInteger)
+        problem.add_variable(f"v{i}", v.lower, v.upper, pulp.LpInteger)
         for i, v in enumerate(model.variables)
     ]
     objective = model.weighted_goal()
