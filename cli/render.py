@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.move import Move, NewMeld, Origin

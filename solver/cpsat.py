@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from ortools.sat.python import cp_model
+
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.limits import Limit, RawSolution, Status
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from rummikub.cli.main import main
 from rummikub.models import Meld, Tile, position_from_json, position_from_text
 from rummikub.models.validation import move_problems
