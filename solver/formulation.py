@@ -120,6 +120,7 @@ def formulate(
 
     # k[m,c]: each table meld may survive in one way (not in initial-meld mode: untouched).
     kept_terms: list[tuple[int, int]] = []
+    untouched_terms: list[tuple[int, int]] = []
     if not position.initial:
         for m, meld in enumerate(position.table):
             options = []
@@ -129,6 +130,8 @@ def formulate(
                     model.kept[var] = (m, survival)
                     options.append((var, 1))
                     kept_terms.append((var, len(meld)))
+                    if survival.added == 0:
+                        untouched_terms.append((var, 1))
                     for t, a in survival.counts:
                         cover[t].append((var, a))
             if len(options) > 1:
@@ -175,6 +178,7 @@ def formulate(
         ),
         Level.FEWEST_JOKERS: tuple((var, -1) for var, t in model.placed.items() if t == joker),
         Level.KEPT: tuple(kept_terms),
+        Level.UNTOUCHED: tuple(untouched_terms),
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model

@@ -6,6 +6,9 @@ that differs. Every level is maximised.
 * ``tiles`` (default): (1) most rack tiles placed, (2) most value placed (face values of the
   placed non-joker tiles), (3) fewest table tiles moved (most kept).
 * ``value``: (1) most value placed, (2) most rack tiles placed, (3) fewest table tiles moved.
+* Last, among moves equal on all of the above: most table melds left exactly as they were
+  (an untouched meld disturbs less than an extended one). This level never changes the
+  scores above; it makes the answer more natural and more often unique.
 * ``keep_jokers`` modifies either: level (1) counts only non-joker tiles (for ``tiles``), and
   right after the first level comes "fewest rack jokers played", so a joker goes down only
   when it lets more real tiles (or more value) go down.
@@ -31,6 +34,7 @@ class Level(StrEnum):
     PLACED_VALUE = "placed_value"  # face value of the placed tiles
     FEWEST_JOKERS = "fewest_jokers"  # minus the rack jokers placed
     KEPT = "kept"  # table tiles whose meld survives (so: fewest moved)
+    UNTOUCHED = "untouched"  # table melds left exactly as they were
 
 
 def levels(objective: Objective, keep_jokers: bool) -> tuple[Level, ...]:
@@ -42,5 +46,5 @@ def levels(objective: Objective, keep_jokers: bool) -> tuple[Level, ...]:
     order = [first]
     if keep_jokers:
         order.append(Level.FEWEST_JOKERS)
-    order += [second, Level.KEPT]
+    order += [second, Level.KEPT, Level.UNTOUCHED]
     return tuple(order)
