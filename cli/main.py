@@ -222,6 +222,12 @@ Exit status: 0 solved (also when nothing can be placed: draw),
     show_default=True,
     help="Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP (pip install 'rummikub[mip]').",
 )
+@click.option(
+    "--top",
+    type=click.IntRange(min=1, max=100),
+    default=None,
+    help="Show the K best structurally different moves, and whether the best is unique.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--jsonl",
@@ -245,13 +251,14 @@ def solve(
     time_limit: float,
     workers: int,
     backend: str,
+    top: int | None,
     as_json: bool,
     jsonl: bool,
     color: bool | None,
 ) -> None:
     import functools
 
-    from rummikub.solver import Limit
+    from rummikub.solver import Limit, solve_top
     from rummikub.solver import solve as solve_with
     from rummikub.solver.engine import load_backend
 
@@ -261,15 +268,26 @@ def solve(
     if jsonl:
         if table is not None or rack is not None:
             _fail("--jsonl reads positions from POSITION or stdin, not --table/--rack")
+        if top is not None:
+            _fail("--top works on one position, not with --jsonl")
         bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit, backend)
         sys.exit(2 if bad else 0)
     pos = _load_position(position, table, rack, initial, fmt)
+    from rummikub.cli.render import render_move, render_ranked
+
+    if top is not None:
+        ranked = solve_top(
+            pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
+        )
+        if as_json:
+            click.echo(json.dumps(ranked.to_json()))
+        else:
+            click.echo(render_ranked(ranked), color=color)
+        return
     move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
     if as_json:
         click.echo(json.dumps(move.to_json()))
     else:
-        from rummikub.cli.render import render_move
-
         click.echo(render_move(move), color=color)
 
 

@@ -6,6 +6,7 @@ import click
 
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
+from rummikub.solver.engine import RankedMoves
 from rummikub.solver.move import Move, NewMeld, Origin
 
 _TILE_COLOURS: dict[Colour | None, str] = {
@@ -57,7 +58,7 @@ def _millis(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
-def render_move(move: Move) -> str:
+def render_move(move: Move, label: str = "Best move") -> str:
     """The full human view of a move."""
     position = move.position
     proof = "proved optimal" if move.is_optimal else "best found within the time limit (not proved)"
@@ -89,6 +90,27 @@ def render_move(move: Move) -> str:
     if not move.is_draw:
         lines.append(click.style("* = tile from your rack", dim=True))
     return "\n".join(lines)
+
+
+def _scores_text(move: Move) -> str:
+    return ", ".join(f"{level.replace('_', ' ')} {value}" for level, value in move.scores.items())
+
+
+def render_ranked(ranked: RankedMoves) -> str:
+    """The K best moves, best first, each with its scores on every objective level."""
+    blocks = []
+    for rank, move in enumerate(ranked.moves, 1):
+        title = click.style(f"#{rank}", bold=True) + f"  scores: {_scores_text(move)}"
+        label = "Best move" if rank == 1 else "Move"
+        blocks.append(title + "\n" + render_move(move, label))
+    if ranked.unique_optimum:
+        verdict = "The best move is the unique optimum: every other move scores lower."
+    else:
+        verdict = "The best move is not unique: #2 scores the same on every objective level."
+    if ranked.exhausted:
+        verdict += f" Only {len(ranked.moves)} different move(s) exist."
+    blocks.append(click.style(verdict, bold=True))
+    return "\n\n".join(blocks)
 
 
 def render_check(position: Position) -> str:

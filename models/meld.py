@@ -89,8 +89,9 @@ def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
             found += [Reading(MeldKind.GROUP, size, n, None, real) for n in sorted(group_numbers)]
     if size <= rules.numbers and len(set(colours)) <= 1 and len(numbers) == len(real):
         run_colours = [colours[0]] if real else [Colour(c) for c in range(rules.colours)]
-        low = min(numbers) if real else 1
-        high = max(numbers) if real else rules.numbers
+        # Starts that keep every real number inside the run (any start for jokers alone).
+        low = min(numbers) if real else rules.numbers
+        high = max(numbers) if real else 1
         for colour in run_colours:
             assert colour is not None
             for start in range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1):
@@ -105,6 +106,8 @@ def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
     jokers = size - len(real)
     if size < rules.min_len:
         return f"too short: a set needs at least {rules.min_len} tiles"
+    if jokers > rules.jokers:
+        return f"{jokers} jokers, but the game has only {rules.jokers}"
     if jokers > rules.max_jokers_per_set:
         return f"{jokers} jokers in one set; the rules allow at most {rules.max_jokers_per_set}"
     for t in real:
@@ -142,6 +145,7 @@ class Meld:
     @classmethod
     def parse(cls, text: str) -> Meld:
         """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9`` or ``rbk7``."""
+        text = text.strip()
         if MELD_SEPARATORS.search(text):
             raise NotationError(
                 "one meld expected, but the text holds a meld separator (| ; or newline)"

@@ -15,6 +15,15 @@ MELD_SEPARATORS = re.compile(r"[|;\n]")
 
 def parse_token(token: str) -> list[Tile]:
     """Tiles written by one token: ``r10``, ``j``, ``r3-7`` (a run) or ``rbk5`` (a group)."""
+    try:
+        return _parse_token(token)
+    except NotationError as error:
+        if _show(token) in str(error):
+            raise
+        raise NotationError(f"bad token {_show(token)}: {error}") from None
+
+
+def _parse_token(token: str) -> list[Tile]:
     run = _RUN_RE.fullmatch(token)
     if run:
         colour = Colour.parse(run.group(1))

@@ -1,7 +1,7 @@
 """The optimisation: set catalogue, the ILP formulation, backends, and the best move."""
 
 from rummikub.solver.catalogue import CatalogueSet, catalogue
-from rummikub.solver.engine import solve
+from rummikub.solver.engine import RankedMoves, solve, solve_top
 from rummikub.solver.limits import Limit, Status
 from rummikub.solver.move import Move, NewMeld, Origin
 from rummikub.solver.objectives import Level, Objective, levels
@@ -14,8 +14,10 @@ __all__ = [
     "NewMeld",
     "Objective",
     "Origin",
+    "RankedMoves",
     "Status",
     "catalogue",
     "levels",
     "solve",
+    "solve_top",
 ]

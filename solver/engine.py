@@ -1,4 +1,4 @@
-"""The engine entry point: best move for a position under an objective and a limit."""
+"""The engine entry points: the best move (or the K best) for a position under a limit."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import functools
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rummikub.models.errors import SolverError
 from rummikub.models.position import Position
+from rummikub.models.tile import Tile
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation, formulate
 from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, RawSolution, Status
@@ -33,6 +35,48 @@ def load_backend(name: str) -> Backend:
     raise SolverError(f"unknown backend {name!r}: use one of {', '.join(BACKENDS)}")
 
 
+def _objective(objective: Objective | str) -> Objective:
+    try:
+        return Objective(objective)
+    except ValueError:
+        raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
+
+
+def _untouched(model: Formulation) -> tuple[int, ...]:
+    """The always-legal solution: every table meld as it is, nothing placed."""
+    return tuple(
+        1 if var in model.kept and model.kept[var][1].added == 0 else 0
+        for var in range(len(model.variables))
+    )
+
+
+def _move(
+    position: Position,
+    model: Formulation,
+    raw: RawSolution,
+    goal: Objective,
+    keep_jokers: bool,
+    started: float,
+) -> Move:
+    if raw.status is Status.UNKNOWN:
+        values, status = _untouched(model), Status.FEASIBLE
+    else:
+        values, status = raw.values, raw.status
+    table, placed, moved = extract(position, model, values)
+    assert not Counter(placed) - position.rack_counts()
+    return Move(
+        position=position,
+        table=table,
+        placed=placed,
+        moved=moved,
+        status=status,
+        objective=goal,
+        keep_jokers=keep_jokers,
+        seconds=time.perf_counter() - started,
+        scores=model.scores(values),
+    )
+
+
 def solve(
     position: Position,
     objective: Objective | str = Objective.TILES,
@@ -51,32 +95,82 @@ def solve(
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
-    try:
-        goal = Objective(objective)
-    except ValueError:
-        raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
+    goal = _objective(objective)
     limit = limit or Limit(seconds=time_limit)
     position.validate()
     model = formulate(position, goal, keep_jokers)
-    raw = run_backend(model, limit)
-    if raw.status is Status.UNKNOWN:
-        # No solution within the limit: the untouched table (draw) is always legal.
-        values = tuple(
-            1 if var in model.kept and model.kept[var][1].added == 0 else 0
-            for var in range(len(model.variables))
-        )
-        status = Status.FEASIBLE
-    else:
-        values, status = raw.values, raw.status
-    table, placed, moved = extract(position, model, values)
-    assert not Counter(placed) - position.rack_counts()
-    return Move(
-        position=position,
-        table=table,
-        placed=placed,
-        moved=moved,
-        status=status,
-        objective=goal,
-        keep_jokers=keep_jokers,
-        seconds=time.perf_counter() - started,
-    )
+    return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
+
+
+@dataclass(frozen=True)
+class RankedMoves:
+    """The K best structurally different moves, best first."""
+
+    moves: tuple[Move, ...]
+    exhausted: bool  # True when fewer than K different moves exist
+
+    @property
+    def unique_optimum(self) -> bool:
+        """Whether the best move beats every other move on some objective level."""
+        if len(self.moves) < 2:
+            return self.exhausted
+        return list(self.moves[1].scores.values()) < list(self.moves[0].scores.values())
+
+    def to_json(self) -> dict[str, object]:
+        """``{"moves": [...], "unique_optimum": bool}`` with each move as in ``solve --json``."""
+        return {
+            "moves": [m.to_json() for m in self.moves],
+            "unique_optimum": self.unique_optimum,
+        }
+
+
+def _structure(move: Move) -> tuple[object, ...]:
+    """What makes two moves different: the placed tiles or the melds of the new table."""
+    melds = sorted(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in move.melds)
+    return tuple(sorted(move.placed, key=Tile.sort_key)), tuple(melds)
+
+
+def solve_top(
+    position: Position,
+    k: int,
+    objective: Objective | str = Objective.TILES,
+    *,
+    keep_jokers: bool = False,
+    limit: Limit | None = None,
+    backend: str = "cpsat",
+) -> RankedMoves:
+    """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
+
+    Solutions that differ only in how the same table is split into catalogue sets are
+    skipped (cut and solved again), so every returned move differs in the tiles placed
+    or in the melds of the new table. The limit applies to each solve.
+    """
+    if k < 1:
+        raise SolverError(f"--top needs at least 1 move, got {k}")
+    run_backend = load_backend(backend)
+    goal = _objective(objective)
+    limit = limit or Limit()
+    position.validate()
+    model = formulate(position, goal, keep_jokers)
+    moves: list[Move] = []
+    seen: set[tuple[object, ...]] = set()
+    exhausted = False
+    for _ in range(50 * k):
+        started = time.perf_counter()
+        try:
+            raw = run_backend(model, limit)
+        except AssertionError:  # every move has been cut off: no further solution
+            exhausted = True
+            break
+        if raw.status is Status.UNKNOWN:
+            break
+        move = _move(position, model, raw, goal, keep_jokers, started)
+        model.exclude(raw.values)
+        key = _structure(move)
+        if key in seen:
+            continue
+        seen.add(key)
+        moves.append(move)
+        if len(moves) == k:
+            break
+    return RankedMoves(tuple(moves), exhausted)

@@ -1,9 +1,12 @@
 """Ways an existing table meld can survive a move: kept as it is, or extended by added tiles.
 
-A table meld is *kept* when some meld of the new table holds all of its tiles. Such a meld
-is a run or group containing it. Extending a run by ``min_len`` or more tiles on one side is
-never needed: that part is a legal run of its own, so the same move exists with the meld
-kept and a separate run beside it. That bounds the candidates to a short list per meld.
+A table meld is *kept* when a meld of the new table holds all of its tiles; each new meld
+keeps at most one old meld. Such a meld is a run or group containing it. For a meld without
+jokers, extending a run by ``min_len`` or more tiles on one side is never needed: that part
+is a legal run of its own, so the same move exists with the meld kept and a separate run
+beside it. That bounds the candidates to a short list per meld. A meld with jokers may
+survive in any longer run that holds its real tiles and as many jokers (its jokers may
+stand for other tiles there), so all such runs are candidates.
 """
 
 from __future__ import annotations
@@ -41,20 +44,28 @@ def _runs(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
     candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
-    low = min(numbers) if numbers else 1
-    high = max(numbers) if numbers else rules.numbers
-    reach = jokers + rules.min_len - 1
+    if jokers:
+        # The meld's jokers may stand anywhere in the larger run (j r5 r6 lies inside
+        # r1 r2 j r4 r5 r6), so every span around the real tiles is a candidate.
+        low = min(numbers) if numbers else rules.numbers
+        high = max(numbers) if numbers else 1
+        reach = rules.numbers
+    else:
+        low, high = min(numbers), max(numbers)
+        reach = rules.min_len - 1
     out = []
     for colour in candidates_colours:
         assert colour is not None
         for first in range(max(1, low - reach), low + 1):
-            for last in range(high, min(rules.numbers, high + reach) + 1):
+            for last in range(max(high, first), min(rules.numbers, high + reach) + 1):
                 size = last - first + 1
                 if size < max(rules.min_len, len(meld.tiles)):
                     continue
                 free = [n for n in range(first, last + 1) if n not in numbers]
                 for k in range(jokers, min(rules.max_jokers_per_set, rules.jokers, len(free)) + 1):
                     for joker_at in combinations(free, k):
+                        if jokers and not _needed(first, last, low, high, joker_at, rules):
+                            continue
                         out.append(
                             tuple(
                                 JOKER if n in joker_at else Tile(colour, n)
@@ -62,6 +73,16 @@ def _runs(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
                             )
                         )
     return out
+
+
+def _needed(
+    first: int, last: int, low: int, high: int, joker_at: tuple[int, ...], rules: RuleSet
+) -> bool:
+    """Whether a run must be a candidate: beyond the real tiles and the jokers on each side
+    it reaches fewer than ``min_len`` tiles (a longer overhang is a legal run of its own)."""
+    inner_left = min([low, *joker_at])
+    inner_right = max([high, *joker_at])
+    return inner_left - first < rules.min_len and last - inner_right < rules.min_len
 
 
 def _groups(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:

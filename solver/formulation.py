@@ -67,6 +67,7 @@ class Formulation:
     sets: dict[int, CatalogueSet] = field(default_factory=dict)  # var index -> set
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # var -> (meld, how)
     placed: dict[int, int] = field(default_factory=dict)  # var index -> tile type index
+    _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
 
     def add_variable(self, name: str, lower: int, upper: int) -> int:
         """Add a variable and return its index."""
@@ -81,6 +82,66 @@ class Formulation:
             low += min(a, b)
             high += max(a, b)
         return low, high
+
+    def evaluate(self, terms: Terms, values: tuple[int, ...]) -> int:
+        """The value of a linear expression in a solution."""
+        return sum(coef * values[var] for var, coef in terms)
+
+    def scores(self, values: tuple[int, ...]) -> dict[str, int]:
+        """Each objective level's value in a solution, in lexicographic order."""
+        return {str(goal.level): self.evaluate(goal.terms, values) for goal in self.goals}
+
+    def decisions(self) -> list[int]:
+        """The variables that define a move: sets formed, survivals chosen, tiles placed."""
+        return sorted([*self.sets, *self.kept, *self.placed])
+
+    def _indicator(self, var: int, value: int) -> int:
+        """A 0/1 variable equal to 1 exactly when ``var == value`` (created on first use)."""
+        if (var, value) not in self._value_of:
+            v = self.variables[var]
+            indicators = [
+                self.add_variable(f"[{v.name}={j}]", 0, 1) for j in range(v.lower, v.upper + 1)
+            ]
+            for j, ind in zip(range(v.lower, v.upper + 1), indicators, strict=True):
+                self._value_of[(var, j)] = ind
+            self.constraints.append(
+                Constraint(f"one value of {v.name}", tuple((i, 1) for i in indicators), 1, 1)
+            )
+            self.constraints.append(
+                Constraint(
+                    f"value of {v.name}",
+                    (
+                        *(
+                            (i, j)
+                            for j, i in zip(range(v.lower, v.upper + 1), indicators, strict=True)
+                        ),
+                        (var, -1),
+                    ),
+                    0,
+                    0,
+                )
+            )
+        return self._value_of[(var, value)]
+
+    def exclude(self, values: tuple[int, ...]) -> None:
+        """No-good cut: later solutions must differ from ``values`` in some decision variable."""
+        terms: list[tuple[int, int]] = []
+        constant = 0  # the cut is: sum(terms) + constant >= 1
+        for var in self.decisions():
+            v, value = self.variables[var], values[var]
+            if value == v.lower:
+                terms.append((var, 1))  # differs iff var > lower
+                constant -= v.lower
+            elif value == v.upper:
+                terms.append((var, -1))  # differs iff var < upper
+                constant += v.upper
+            else:
+                terms.append((self._indicator(var, value), -1))
+                constant += 1
+        high = self.bounds(tuple(terms))[1]
+        self.constraints.append(
+            Constraint(f"no-good {len(self.constraints)}", tuple(terms), 1 - constant, high)
+        )
 
     def weighted_goal(self) -> Terms:
         """All levels folded into one objective with weights that keep the order exact."""

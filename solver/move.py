@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rummikub.models.meld import Meld, MeldKind
@@ -67,6 +67,7 @@ class Move:
     objective: Objective
     keep_jokers: bool
     seconds: float
+    scores: dict[str, int] = field(default_factory=dict)  # each objective level, in order
 
     @property
     def melds(self) -> list[Meld]:
@@ -128,5 +129,6 @@ class Move:
             "rack": [str(t) for t in self.rack_left],
             "moved": len(self.moved),
             "moved_tiles": [str(t) for t in sorted_tiles(self.moved)],
+            "scores": dict(self.scores),
             "seconds": round(self.seconds, 6),
         }
