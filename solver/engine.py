@@ -141,9 +141,10 @@ def solve_top(
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
-    Solutions that differ only in how the same table is split into catalogue sets are
-    skipped (cut and solved again), so every returned move differs in the tiles placed
-    or in the melds of the new table. The limit applies to each solve.
+    Each solve adds a cut that excludes the move just found (its placed tiles together with
+    its table as a multiset of melds); the rare solution that only splits the same printed
+    table differently is skipped. Every returned move differs in the tiles placed or in
+    the melds of the new table. The limit applies to each solve.
     """
     if k < 1:
         raise SolverError(f"--top needs at least 1 move, got {k}")

@@ -68,6 +68,7 @@ class Formulation:
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # var -> (meld, how)
     placed: dict[int, int] = field(default_factory=dict)  # var index -> tile type index
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
+    _sum_of: dict[tuple[tuple[int, int], ...], int] = field(default_factory=dict, repr=False)
 
     def add_variable(self, name: str, lower: int, upper: int) -> int:
         """Add a variable and return its index."""
@@ -123,12 +124,37 @@ class Formulation:
             )
         return self._value_of[(var, value)]
 
+    def _melds_by_tiles(self) -> dict[tuple[tuple[int, int], ...], list[int]]:
+        """Set and survival variables grouped by the multiset of tiles their meld holds."""
+        groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
+        for var, s in self.sets.items():
+            groups.setdefault(tuple(sorted(s.counts)), []).append(var)
+        for var, (_, survival) in self.kept.items():
+            groups.setdefault(survival.counts, []).append(var)
+        return groups
+
+    def _aggregate(self, key: tuple[tuple[int, int], ...], members: list[int]) -> int:
+        """A variable equal to the sum of ``members`` (created on first use)."""
+        if key not in self._sum_of:
+            upper = sum(self.variables[m].upper for m in members)
+            total = self.add_variable(f"melds{list(key)}", 0, upper)
+            terms = (*((m, 1) for m in members), (total, -1))
+            self.constraints.append(Constraint(f"count of melds{list(key)}", terms, 0, 0))
+            self._sum_of[key] = total
+        return self._sum_of[key]
+
     def exclude(self, values: tuple[int, ...]) -> None:
-        """No-good cut: later solutions must differ from ``values`` in some decision variable."""
+        """No-good cut: later solutions must place other tiles or build another table.
+
+        "Another table" compares the new table as a multiset of melds, so a meld that is
+        kept and the same meld formed afresh count as the same table.
+        """
         terms: list[tuple[int, int]] = []
         constant = 0  # the cut is: sum(terms) + constant >= 1
-        for var in self.decisions():
-            v, value = self.variables[var], values[var]
+
+        def differs(var: int, value: int) -> None:
+            nonlocal constant
+            v = self.variables[var]
             if value == v.lower:
                 terms.append((var, 1))  # differs iff var > lower
                 constant -= v.lower
@@ -138,6 +164,15 @@ class Formulation:
             else:
                 terms.append((self._indicator(var, value), -1))
                 constant += 1
+
+        for var in self.placed:
+            differs(var, values[var])
+        for key, members in sorted(self._melds_by_tiles().items()):
+            count = sum(values[m] for m in members)
+            if count == 0:
+                terms += [(m, 1) for m in members]  # differs iff any such meld is formed
+            else:
+                differs(self._aggregate(key, members), count)
         high = self.bounds(tuple(terms))[1]
         self.constraints.append(
             Constraint(f"no-good {len(self.constraints)}", tuple(terms), 1 - constant, high)
