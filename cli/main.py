@@ -340,6 +340,62 @@ def _solve_lines(
 
 
 @main.command(
+    help="Analyse a position: best moves, outs and odds, unplayable tiles."
+    + _POSITION_HELP
+    + """
+\b
+Reports the best move under each objective (tiles, value, keep-jokers) with
+its table disruption; for every tile you might draw (the unseen tiles: the
+full set minus table and rack), how many tiles the best move would then place
+and whether you could go out; the exact chance of going out next turn after
+one draw (table unchanged); and rack tiles no legal move can place.
+"""
+)
+@_position_options
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.001, max=86400),
+    default=10.0,
+    show_default=True,
+    help="Seconds each solve may search.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["cpsat", "cbc", "highs"]),
+    default="cpsat",
+    show_default=True,
+    help="Solver backend.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--color/--no-color", default=None, help="Colour the output (default: on a TTY).")
+@_guard
+def analyze(
+    position: str | None,
+    table: str | None,
+    rack: str | None,
+    initial: bool,
+    fmt: str,
+    time_limit: float,
+    backend: str,
+    as_json: bool,
+    color: bool | None,
+) -> None:
+    from rummikub.solver import Limit
+    from rummikub.solver.analysis import analyze as analyse_position
+    from rummikub.solver.engine import load_backend
+
+    load_backend(backend)
+    pos = _load_position(position, table, rack, initial, fmt)
+    result = analyse_position(pos, Limit(seconds=time_limit), backend)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        from rummikub.cli.render import render_analysis
+
+        click.echo(render_analysis(result), color=color)
+
+
+@main.command(
     help="Check that a position is legal (every meld, tile counts, jokers)."
     + _POSITION_HELP
     + """

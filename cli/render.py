@@ -6,6 +6,7 @@ import click
 
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
+from rummikub.solver.analysis import Analysis
 from rummikub.solver.engine import RankedMoves
 from rummikub.solver.move import Move, NewMeld, Origin
 
@@ -123,3 +124,46 @@ def render_check(position: Position) -> str:
     if position.initial:
         text += f", opening meld still to make (>= {position.rules.initial_threshold})"
     return text
+
+
+def render_analysis(analysis: Analysis) -> str:
+    """The human view of ``rummikub analyze``."""
+    lines = [click.style("Best move under each objective", bold=True)]
+    lines.append(
+        f"  {'objective':<12} {'placed':>6} {'value':>6} {'jokers':>6} {'moved':>6}  status"
+    )
+    for name, move in analysis.best.items():
+        jokers = sum(t.is_joker for t in move.placed)
+        lines.append(
+            f"  {name:<12} {move.placed_count:>6} {move.placed_value:>6} {jokers:>6} "
+            f"{len(move.moved):>6}  {move.status}"
+        )
+    lines.append("")
+    lines.append(render_move(analysis.best["tiles"]))
+    lines.append("")
+    rack_size = len(analysis.position.rack)
+    lines.append(
+        click.style("Outs", bold=True)
+        + f": tiles placed next turn if you draw each unseen tile (rack {rack_size} + 1;"
+        + " ! = goes out)"
+    )
+    cells = []
+    for out in analysis.outs:
+        mark = "!" if out.goes_out else " "
+        pad = " " * (3 - len(str(out.tile)))
+        cells.append(f"{tile_text(out.tile)}{pad} x{out.unseen} -> {out.placed_count:>2}{mark}")
+    for i in range(0, len(cells), 6):
+        lines.append("  " + "   ".join(cells[i : i + 6]))
+    going = [o for o in analysis.outs if o.goes_out]
+    if going:
+        lines.append("Draws that go out: " + " ".join(tile_text(o.tile) for o in going))
+    lines.append(
+        f"Chance to go out next turn after one draw: {analysis.p_go_out_next:.1%} (table unchanged)"
+    )
+    if analysis.unplayable:
+        lines.append(click.style("Unplayable rack tiles", bold=True) + ":")
+        lines += [f"  {tile_text(u.tile)}  {u.reason}" for u in analysis.unplayable]
+    else:
+        lines.append("Unplayable rack tiles: none (every rack tile fits in some legal move)")
+    lines.append(click.style(f"Analysed in {_millis(analysis.seconds)}", dim=True))
+    return "\n".join(lines)

@@ -137,9 +137,9 @@ class Formulation:
         """A variable equal to the sum of ``members`` (created on first use)."""
         if key not in self._sum_of:
             upper = sum(self.variables[m].upper for m in members)
-            total = self.add_variable(f"melds{list(key)}", 0, upper)
+            total = self.add_variable(f"melds{len(self._sum_of)}", 0, upper)
             terms = (*((m, 1) for m in members), (total, -1))
-            self.constraints.append(Constraint(f"count of melds{list(key)}", terms, 0, 0))
+            self.constraints.append(Constraint(f"count of melds{len(self._sum_of)}", terms, 0, 0))
             self._sum_of[key] = total
         return self._sum_of[key]
 
@@ -209,7 +209,7 @@ def formulate(
     for s in catalogue(rules):
         upper = min((available[t] // a for t, a in s.counts), default=0)
         if upper > 0:
-            var = model.add_variable(f"x[{' '.join(map(str, s.tiles))}]", 0, upper)
+            var = model.add_variable(f"x{len(model.sets)}", 0, upper)  # names stay cheap
             model.sets[var] = s
             for t, a in s.counts:
                 cover[t].append((var, a))
@@ -219,10 +219,10 @@ def formulate(
     untouched_terms: list[tuple[int, int]] = []
     if not position.initial:
         for m, meld in enumerate(position.table):
-            options = []
+            options: list[tuple[int, int]] = []
             for survival in survivals(meld, rules):
                 if all(available[t] >= a for t, a in survival.counts):
-                    var = model.add_variable(f"k[{m},{' '.join(map(str, survival.tiles))}]", 0, 1)
+                    var = model.add_variable(f"k{m}_{len(options)}", 0, 1)
                     model.kept[var] = (m, survival)
                     options.append((var, 1))
                     kept_terms.append((var, len(meld)))
