@@ -9,7 +9,7 @@ from enum import StrEnum
 from itertools import combinations
 
 from rummikub.models.errors import IllegalMeldError, NotationError
-from rummikub.models.notation import MELD_SEPARATORS, format_tiles, parse_tiles
+from rummikub.models.notation import MELD_SEPARATORS, parse_meld_tokens
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Colour, Tile
 
@@ -138,30 +138,51 @@ def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    """Tiles laid together on the table, in the order written. Legality depends on the rules."""
+    """Tiles laid together on the table, in the order written. Legality depends on the rules.
+
+    ``declared`` optionally fixes what the meld's jokers stand for, one entry per joker in
+    order (``None``: not stated); written ``j=r4``. Without it a joker may stand for any
+    tile that makes the meld legal.
+    """
 
     tiles: tuple[Tile, ...]
+    declared: tuple[Tile | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.declared and all(d is None for d in self.declared):
+            object.__setattr__(self, "declared", ())
+        if self.declared and len(self.declared) != sum(t.is_joker for t in self.tiles):
+            raise NotationError("one declared meaning per joker of the meld, in order")
 
     @classmethod
     def parse(cls, text: str) -> Meld:
-        """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9`` or ``rbk7``."""
+        """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9``, ``rbk7`` or ``j=r1 r2 r3``."""
         text = text.strip()
         if MELD_SEPARATORS.search(text):
             raise NotationError(
                 "one meld expected, but the text holds a meld separator (| ; or newline)"
             )
-        tiles = parse_tiles(text)
+        tiles, declared = parse_meld_tokens(text)
         if not tiles:
             raise NotationError("empty meld: a meld needs tiles")
-        return cls(tuple(tiles))
+        return cls(tuple(tiles), tuple(declared))
 
     @classmethod
     def of(cls, tiles: Iterable[Tile]) -> Meld:
         """A meld of the given tiles, in that order."""
         return cls(tuple(tiles))
 
+    def tokens(self) -> list[str]:
+        """Each tile in notation, declared jokers as ``j=r4``."""
+        meanings = iter(self.declared)
+        out = []
+        for tile in self.tiles:
+            meaning = next(meanings, None) if tile.is_joker else None
+            out.append(f"j={meaning}" if meaning is not None else str(tile))
+        return out
+
     def __str__(self) -> str:
-        return format_tiles(self.tiles)
+        return " ".join(self.tokens())
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
@@ -179,8 +200,16 @@ class Meld:
         return Counter(self.tiles)
 
     def readings(self, rules: RuleSet = STANDARD) -> list[Reading]:
-        """Every legal reading under the rules (empty when the meld is illegal)."""
-        return readings(self.tiles, rules)
+        """Every legal reading under the rules that fits the declared joker meanings."""
+        found = readings(self.tiles, rules)
+        stated = Counter(d for d in self.declared if d is not None)
+        if not stated:
+            return found
+        return [
+            r
+            for r in found
+            if any(not stated - Counter(option) for option in r.joker_options(rules))
+        ]
 
     def is_legal(self, rules: RuleSet = STANDARD) -> bool:
         """Whether the tiles form a legal group or run."""
@@ -191,9 +220,12 @@ class Meld:
         found = self.readings(rules)
         if not found:
             place = f"{where} " if where else ""
-            raise IllegalMeldError(
-                f"{place}'{self}' is not a legal set: {why_illegal(self.tiles, rules)}"
+            reason = (
+                "no reading lets its jokers stand for the declared tiles"
+                if self.declared and readings(self.tiles, rules)
+                else why_illegal(self.tiles, rules)
             )
+            raise IllegalMeldError(f"{place}'{self}' is not a legal set: {reason}")
         return found
 
     def kinds(self, rules: RuleSet = STANDARD) -> set[MeldKind]:

@@ -51,8 +51,41 @@ def parse_tiles(text: str) -> list[Tile]:
     tiles: list[Tile] = []
     for token in _SEPARATORS.split(text.strip()):
         if token:
+            if "=" in token:
+                raise NotationError(
+                    f"bad token {_show(token)}: a joker's meaning (j=r4) is written only "
+                    "in table melds"
+                )
             tiles.extend(parse_token(token))
     return tiles
+
+
+def parse_declared_joker(token: str) -> Tile:
+    """The tile a table joker is declared to stand for: ``j=r4`` gives r4."""
+    head, _, meaning = token.partition("=")
+    if head.strip().lower() != "j":
+        raise NotationError(f"bad token {_show(token)}: only a joker takes a meaning (j=r4)")
+    tile = Tile.parse(meaning)
+    if tile.is_joker:
+        raise NotationError(f"bad token {_show(token)}: a joker stands for a numbered tile")
+    return tile
+
+
+def parse_meld_tokens(text: str) -> tuple[list[Tile], list[Tile | None]]:
+    """Tiles of one meld and, per joker in order, the tile it is declared to stand for."""
+    tiles: list[Tile] = []
+    declared: list[Tile | None] = []
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        if "=" in token:
+            declared.append(parse_declared_joker(token))
+            tiles.append(Tile(None, None))
+            continue
+        found = parse_token(token)
+        tiles.extend(found)
+        declared.extend(None for t in found if t.is_joker)
+    return tiles, declared
 
 
 def format_tiles(tiles: object) -> str:

@@ -80,7 +80,7 @@ class Position:
     def to_json(self) -> dict[str, object]:
         """The position as a JSON-ready object."""
         return {
-            "table": [[str(t) for t in meld.tiles] for meld in self.table],
+            "table": [meld.tokens() for meld in self.table],
             "rack": [str(t) for t in self.rack],
             "initial": self.initial,
         }

@@ -7,10 +7,10 @@ from typing import Any
 
 from rummikub.models.errors import NotationError, RummikubError
 from rummikub.models.meld import Meld
-from rummikub.models.notation import MELD_SEPARATORS, parse_tiles
+from rummikub.models.notation import MELD_SEPARATORS, parse_declared_joker, parse_tiles
 from rummikub.models.position import Position
 from rummikub.models.rules import STANDARD, RuleSet
-from rummikub.models.tile import Tile
+from rummikub.models.tile import JOKER, Tile
 
 _TRUE = {"yes", "true", "1", "y", "on"}
 _FALSE = {"no", "false", "0", "n", "off", ""}
@@ -109,6 +109,41 @@ def _tile_list(value: object, where: str) -> list[Tile]:
     return tiles
 
 
+def _meld(value: object, where: str) -> Meld:
+    """A table meld from JSON: a list of tile strings (``"j=r4"`` allowed) or one string."""
+    if isinstance(value, str):
+        if MELD_SEPARATORS.search(value):
+            raise NotationError(f"{where}: one meld per string (no | ; or newline)")
+        try:
+            meld = Meld.parse(value)
+        except NotationError as error:
+            raise NotationError(f"{where}: {error}") from None
+        return meld
+    if not isinstance(value, list):
+        raise NotationError(f"{where}: expected a list of tiles or a string, got {_kind(value)}")
+    tiles: list[Tile] = []
+    declared: list[Tile | None] = []
+    for j, item in enumerate(value):
+        if not isinstance(item, str):
+            raise NotationError(
+                f"{where}[{j}]: expected a tile string like 'r5', got {_kind(item)}"
+            )
+        try:
+            if "=" in item:
+                declared.append(parse_declared_joker(item.strip()))
+                tiles.append(JOKER)
+            else:
+                tile = Tile.parse(item)
+                tiles.append(tile)
+                if tile.is_joker:
+                    declared.append(None)
+        except NotationError as error:
+            raise NotationError(f"{where}[{j}]: {error}") from None
+    if not tiles:
+        raise NotationError(f"{where}: empty meld")
+    return Meld(tuple(tiles), tuple(declared))
+
+
 def _kind(value: object) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
         type(value), "null" if value is None else "a number"
@@ -136,10 +171,7 @@ def position_from_json(obj: object, rules: RuleSet = STANDARD) -> Position:
     elif isinstance(table_value, list):
         table = []
         for i, meld_value in enumerate(table_value):
-            tiles = _tile_list(meld_value, f"table[{i}]")
-            if not tiles:
-                raise NotationError(f"table[{i}]: empty meld")
-            table.append(Meld(tuple(tiles)))
+            table.append(_meld(meld_value, f"table[{i}]"))
     else:
         raise NotationError(f"table: expected a list of melds, got {_kind(table_value)}")
     rack = _tile_list(obj.get("rack", []), "rack")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rummikub.models.errors import SolverError
+from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.extraction import extract
@@ -42,12 +43,26 @@ def _objective(objective: Objective | str) -> Objective:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
 
 
+def _joker_rule(rule: JokerRule | str) -> JokerRule:
+    try:
+        return JokerRule(rule)
+    except ValueError:
+        raise SolverError(f"unknown joker rule {rule!r}: use free, strict or locked") from None
+
+
 def _untouched(model: Formulation) -> tuple[int, ...]:
     """The always-legal solution: every table meld as it is, nothing placed."""
-    return tuple(
-        1 if var in model.kept and model.kept[var][1].added == 0 else 0
-        for var in range(len(model.variables))
-    )
+    values = [0] * len(model.variables)
+    done: set[int] = set()
+    for var, (m, survival) in sorted(model.kept.items()):
+        if survival.added == 0 and m not in done:  # the first: its jokers' first meaning
+            values[var] = 1
+            done.add(m)
+    for jokers in model.table_jokers:
+        values[jokers.choose[0]] = 1
+        for t in jokers.meanings[0]:
+            values[jokers.stay[t]] += 1
+    return tuple(values)
 
 
 def _move(
@@ -85,6 +100,7 @@ def solve(
     limit: Limit | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     backend: str = "cpsat",
+    joker_rule: JokerRule | str = JokerRule.FREE,
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
@@ -92,13 +108,14 @@ def solve(
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
     optimal or only the best found within the limit. ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
+    ``joker_rule`` says how table jokers may be used (:class:`JokerRule`).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit(seconds=time_limit)
     position.validate()
-    model = formulate(position, goal, keep_jokers)
+    model = formulate(position, goal, keep_jokers, _joker_rule(joker_rule))
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
 
 
@@ -138,6 +155,7 @@ def solve_top(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
+    joker_rule: JokerRule | str = JokerRule.FREE,
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
@@ -152,7 +170,7 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    model = formulate(position, goal, keep_jokers)
+    model = formulate(position, goal, keep_jokers, _joker_rule(joker_rule))
     moves: list[Move] = []
     seen: set[tuple[object, ...]] = set()
     exhausted = False

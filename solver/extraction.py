@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
-from rummikub.models.tile import Tile
+from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.move import NewMeld, Origin
 
@@ -18,6 +18,30 @@ class _Draft:
     kind: MeldKind
     source: int | None = None
     original: Counter[Tile] = field(default_factory=Counter)
+    meanings: dict[int, Tile] = field(default_factory=dict)  # joker position -> its tile
+
+    def meld(self) -> Meld:
+        declared = tuple(self.meanings.get(i) for i, t in enumerate(self.tiles) if t.is_joker)
+        return Meld(self.tiles, declared)
+
+    def to_joker(self, tile: Tile, limit: int, skip: Counter[Tile] | None = None) -> int:
+        """Turn up to ``limit`` copies of ``tile`` into jokers standing for it (a table joker
+        that stayed); the first ``skip[tile]`` copies are left alone. Returns how many."""
+        tiles = list(self.tiles)
+        done = 0
+        seen = 0
+        for i, t in enumerate(tiles):
+            if done == limit:
+                break
+            if t == tile:
+                seen += 1
+                if skip is not None and seen <= skip[tile]:
+                    continue
+                tiles[i] = JOKER
+                self.meanings[i] = tile
+                done += 1
+        self.tiles = tuple(tiles)
+        return done
 
 
 def _run_span(tiles: tuple[Tile, ...]) -> tuple[int, int]:
@@ -42,15 +66,22 @@ def _merge_runs(drafts: list[_Draft], max_jokers: int) -> list[_Draft]:
                 and _run_span(prev.tiles)[1] + 1 == _run_span(run.tiles)[0]
                 and jokers <= max_jokers
             ):
+                offset = len(prev.tiles)
+                prev.meanings.update({offset + i: t for i, t in run.meanings.items()})
                 prev.tiles = prev.tiles + run.tiles
                 break
         else:
-            merged.append(_Draft(run.tiles, run.kind))
+            merged.append(_Draft(run.tiles, run.kind, meanings=dict(run.meanings)))
     return merged + others
 
 
 def _colour(draft: _Draft) -> int:
     return next(int(t.colour) for t in draft.tiles if t.colour is not None)
+
+
+def _declared_positions(meld: Meld) -> dict[int, Tile]:
+    slots = [i for i, t in enumerate(meld.tiles) if t.is_joker]
+    return {i: d for i, d in zip(slots, meld.declared, strict=False) if d is not None}
 
 
 def extract(
@@ -62,15 +93,34 @@ def extract(
     for var, t in model.placed.items():
         placed[rules.tile_types[t]] += values[var]
 
+    # Under strict/locked rules, table jokers that stayed are solved as the tile they stand
+    # for; they are turned back into jokers below, in their own meld where possible.
+    stay: dict[int, Counter[Tile]] = {}
+    freed: Counter[int] = Counter()
+    for jokers in model.table_jokers:
+        stay[jokers.meld] = Counter(
+            {rules.tile_types[t]: values[v] for t, v in jokers.stay.items() if values[v]}
+        )
+        freed[jokers.meld] = sum(values[v] for v in jokers.freed.values())
+
     survived: dict[int, _Draft] = {}
     for var, (m, survival) in model.kept.items():
         if values[var]:
             original = position.table[m]
-            tiles = original.tiles if survival.added == 0 else survival.tiles
-            survived[m] = _Draft(tiles, survival.kind, m, original.counts())
+            original_counts = original.counts()
+            if survival.added == 0 and not freed[m]:
+                draft = _Draft(original.tiles, survival.kind, m, original_counts)
+                draft.meanings = _declared_positions(original)
+                stay.pop(m, None)
+            else:
+                draft = _Draft(survival.tiles, survival.kind, m, original_counts)
+                for tile, count in stay.pop(m, Counter()).items():
+                    draft.to_joker(tile, count)
+            draft.original[JOKER] -= freed[m]
+            survived[m] = draft
     if position.initial:
         survived = {
-            m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts())
+            m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
             for m, meld in enumerate(position.table)
         }
     moved = tuple(
@@ -80,17 +130,26 @@ def extract(
     built: list[_Draft] = []
     for var, s in model.sets.items():
         built += [_Draft(s.tiles, s.kind) for _ in range(values[var])]
+    left = sum((c for c in stay.values()), Counter[Tile]())
+    for draft in built:
+        for tile in list(left):
+            left[tile] -= draft.to_joker(tile, left[tile])
+    for draft in survived.values():  # a stayed joker added to another kept meld
+        for tile in list(+left):
+            left[tile] -= draft.to_joker(tile, left[tile], skip=draft.original)
+    assert not +left, "every staying table joker is on the table"
     built = _merge_runs(built, rules.max_jokers_per_set)
     built.sort(key=lambda d: [t.sort_key() for t in sorted(d.tiles, key=Tile.sort_key)])
 
     rack_pool, table_pool = Counter(placed), Counter(moved)
+    table_pool[JOKER] += sum(freed[m] for m in survived)  # freed from melds that survive
     result: dict[int, NewMeld] = {}
     # Melds made of rack tiles alone are "new"; extensions prefer rack tiles; the rest is rebuilt.
     for i, draft in enumerate(built):
         need = Counter(draft.tiles)
         if not need - rack_pool:
             rack_pool -= need
-            result[i] = NewMeld(Meld(draft.tiles), Origin.NEW, None, (True,) * len(draft.tiles))
+            result[i] = NewMeld(draft.meld(), Origin.NEW, None, (True,) * len(draft.tiles))
     kept_melds = []
     for m in sorted(survived):
         draft = survived[m]
@@ -106,10 +165,8 @@ def extract(
             else:
                 table_pool[tile] -= 1
                 marks.append(False)
-        origin = (
-            Origin.KEPT if len(draft.tiles) == sum(draft.original.values()) else Origin.EXTENDED
-        )
-        kept_melds.append(NewMeld(Meld(draft.tiles), origin, m, tuple(marks)))
+        origin = Origin.KEPT if len(draft.tiles) == len(position.table[m]) else Origin.EXTENDED
+        kept_melds.append(NewMeld(draft.meld(), origin, m, tuple(marks)))
     for i, draft in enumerate(built):
         if i in result:
             continue
@@ -122,7 +179,7 @@ def extract(
                 rack_pool[tile] -= 1
                 marks.append(True)
         origin = Origin.NEW if all(marks) else Origin.REBUILT
-        result[i] = NewMeld(Meld(draft.tiles), origin, None, tuple(marks))
+        result[i] = NewMeld(draft.meld(), origin, None, tuple(marks))
     assert not +rack_pool and not +table_pool and not -rack_pool and not -table_pool
     table = tuple(kept_melds) + tuple(result[i] for i in range(len(built)))
     return table, tuple(placed.elements()), moved

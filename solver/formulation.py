@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from rummikub.models.jokers import JokerRule
+from rummikub.models.meld import Meld
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile
@@ -67,6 +69,9 @@ class Formulation:
     sets: dict[int, CatalogueSet] = field(default_factory=dict)  # var index -> set
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # var -> (meld, how)
     placed: dict[int, int] = field(default_factory=dict)  # var index -> tile type index
+    joker_rule: JokerRule = JokerRule.FREE
+    table_jokers: list[TableJokers] = field(default_factory=list)
+    hosts: dict[int, int] = field(default_factory=dict)  # host var -> x var of its set
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     _sum_of: dict[tuple[tuple[int, int], ...], int] = field(default_factory=dict, repr=False)
 
@@ -190,19 +195,63 @@ class Formulation:
         return tuple(sorted(combined.items()))
 
 
+@dataclass(frozen=True, slots=True)
+class TableJokers:
+    """The table jokers of one meld under the strict or locked rule, and their variables.
+
+    ``meanings`` are the possible joint meanings of the meld's jokers (tile-type indices,
+    sorted); ``choose[a]`` picks meaning ``a``; per tile type ``t`` the jokers standing for
+    it either stay (``stay[t]``: a joker on the table, still standing for ``t``) or are
+    freed (``freed[t]``: replaced by a ``t`` from the rack).
+    """
+
+    meld: int
+    meanings: tuple[tuple[int, ...], ...]
+    choose: tuple[int, ...]
+    stay: dict[int, int]
+    freed: dict[int, int]
+
+
+def _joker_meanings(meld: Meld, rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    stated = Counter(d for d in meld.declared if d is not None)
+    found: set[tuple[int, ...]] = set()
+    for reading in meld.readings(rules):
+        for option in reading.joker_options(rules):
+            if not stated - Counter(option):
+                found.add(tuple(sorted(rules.index(t) for t in option)))
+    return tuple(sorted(found))
+
+
 def formulate(
     position: Position,
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
+    joker_rule: JokerRule | str = JokerRule.FREE,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position."""
     rules = position.rules
+    joker_rule = JokerRule(joker_rule)
     model = Formulation(rules)
+    model.joker_rule = joker_rule
+    joker = rules.joker_index
     rack = Counter(rules.index(t) for t in position.rack)
     table = (
         Counter() if position.initial else Counter(rules.index(t) for t in position.table_tiles())
     )
+    guarded = joker_rule is not JokerRule.FREE and table[joker] > 0
+    # Under strict/locked rules a table joker is the tile it stands for unless freed.
+    meanings = {
+        m: _joker_meanings(meld, rules)
+        for m, meld in enumerate(position.table)
+        if guarded and meld.jokers
+    }
+    real_table = Counter({t: k for t, k in table.items() if t != joker}) if guarded else table
     available = rack + table
+    for options in meanings.values():
+        most: Counter[int] = Counter()
+        for meaning in options:
+            most |= Counter(meaning)
+        available += most
     cover: dict[int, list[tuple[int, int]]] = {t: [] for t in available}
 
     # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
@@ -214,24 +263,77 @@ def formulate(
             for t, a in s.counts:
                 cover[t].append((var, a))
 
+    # Table jokers under strict/locked rules: a meaning per meld, each joker stays or is freed.
+    for m, options in meanings.items():
+        choose = tuple(model.add_variable(f"u{m}_{a}", 0, 1) for a in range(len(options)))
+        model.constraints.append(Constraint(f"meaning[{m}]", tuple((v, 1) for v in choose), 1, 1))
+        jokers = TableJokers(m, options, choose, {}, {})
+        for t in sorted({t for meaning in options for t in meaning}):
+            at_most = max(meaning.count(t) for meaning in options)
+            jokers.stay[t] = model.add_variable(f"stay{m}_{t}", 0, at_most)
+            jokers.freed[t] = model.add_variable(f"freed{m}_{t}", 0, at_most)
+            model.constraints.append(
+                Constraint(
+                    f"stay or free[{m},{t}]",
+                    (
+                        (jokers.stay[t], 1),
+                        (jokers.freed[t], 1),
+                        *(
+                            (v, -meaning.count(t))
+                            for v, meaning in zip(choose, options, strict=True)
+                        ),
+                    ),
+                    0,
+                    0,
+                )
+            )
+            cover[t].append((jokers.stay[t], -1))  # a staying joker is a table tile of type t
+            cover[joker].append((jokers.freed[t], -1))  # a freed joker is a joker to place
+        model.table_jokers.append(jokers)
+
     # k[m,c]: each table meld may survive in one way (not in initial-meld mode: untouched).
     kept_terms: list[tuple[int, int]] = []
     untouched_terms: list[tuple[int, int]] = []
     if not position.initial:
         for m, meld in enumerate(position.table):
-            options: list[tuple[int, int]] = []
-            for survival in survivals(meld, rules):
-                if all(available[t] >= a for t, a in survival.counts):
-                    var = model.add_variable(f"k{m}_{len(options)}", 0, 1)
-                    model.kept[var] = (m, survival)
-                    options.append((var, 1))
-                    kept_terms.append((var, len(meld)))
-                    if survival.added == 0:
-                        untouched_terms.append((var, 1))
-                    for t, a in survival.counts:
-                        cover[t].append((var, a))
-            if len(options) > 1:
-                model.constraints.append(Constraint(f"survive[{m}]", tuple(options), 0, 1))
+            options_vars: list[tuple[int, int]] = []
+            if m in meanings:
+                # Survive as the meld with its jokers read as one meaning (kept even when a
+                # joker is swapped for the real tile: the meld's shape is unchanged).
+                shapes = [
+                    (
+                        a,
+                        Meld(
+                            tuple(t for t in meld.tiles if not t.is_joker)
+                            + tuple(rules.tile_types[t] for t in meaning)
+                        ),
+                    )
+                    for a, meaning in enumerate(meanings[m])
+                ]
+            else:
+                shapes = [(-1, meld)]
+            for a, shape in shapes:
+                per_meaning: list[tuple[int, int]] = []
+                for survival in survivals(shape, rules):
+                    if all(available[t] >= k for t, k in survival.counts):
+                        var = model.add_variable(f"k{m}_{len(options_vars)}", 0, 1)
+                        model.kept[var] = (m, survival)
+                        options_vars.append((var, 1))
+                        per_meaning.append((var, 1))
+                        kept_terms.append((var, len(meld)))
+                        if survival.added == 0:
+                            untouched_terms.append((var, 1))
+                        for t, k in survival.counts:
+                            cover[t].append((var, k))
+                if a >= 0 and per_meaning:
+                    choose_var = model.table_jokers[list(meanings).index(m)].choose[a]
+                    model.constraints.append(
+                        Constraint(
+                            f"survive as meaning[{m},{a}]", (*per_meaning, (choose_var, -1)), -1, 0
+                        )
+                    )
+            if len(options_vars) > 1:
+                model.constraints.append(Constraint(f"survive[{m}]", tuple(options_vars), 0, 1))
 
     # y[t]: rack tiles placed.
     for t, count in sorted(rack.items()):
@@ -241,8 +343,11 @@ def formulate(
 
     for t, terms in sorted(cover.items()):
         model.constraints.append(
-            Constraint(f"cover[{rules.tile_types[t]}]", tuple(terms), table[t], table[t])
+            Constraint(f"cover[{rules.tile_types[t]}]", tuple(terms), real_table[t], real_table[t])
         )
+
+    if guarded:
+        _joker_replacement(model, rack, joker, strict=joker_rule is JokerRule.STRICT)
 
     if position.initial and model.placed:
         opened = model.add_variable("o", 0, 1)
@@ -265,7 +370,6 @@ def formulate(
             )
         )
 
-    joker = rules.joker_index
     per_level: dict[Level, Terms] = {
         Level.PLACED_COUNT: tuple((var, 1) for var in model.placed),
         Level.PLACED_REAL: tuple((var, 1) for var, t in model.placed.items() if t != joker),
@@ -278,6 +382,65 @@ def formulate(
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model
+
+
+def _joker_replacement(model: Formulation, rack: Counter[int], joker: int, strict: bool) -> None:
+    """A freed table joker needs its tile from the rack; under strict rules it must also go
+    into a new meld with at least two (non-joker) rack tiles.
+
+    Hosts: ``h[s]`` copies of joker set ``s`` that hold freed jokers, ``w[s,t]`` the rack
+    tiles of type ``t`` in them. Which physical joker sits where does not matter (two jokers
+    can swap places), so "freed jokers <= jokers in hosts" is exact.
+    """
+    placed_var = {t: var for var, t in model.placed.items()}
+    uses: dict[int, list[tuple[int, int]]] = {t: [] for t in placed_var}
+    freed_terms: list[tuple[int, int]] = []
+    for jokers in model.table_jokers:
+        for t, var in jokers.freed.items():
+            freed_terms.append((var, 1))
+            if t not in placed_var:  # no such tile on the rack: this joker cannot be freed
+                model.constraints.append(Constraint(f"cannot free {var}", ((var, 1),), 0, 0))
+            else:
+                uses[t].append((var, 1))
+    if strict and freed_terms:
+        host_terms: list[tuple[int, int]] = []
+        for var, s in list(model.sets.items()):
+            jokers_in = dict(s.counts).get(joker, 0)
+            real = [(t, a) for t, a in s.counts if t != joker and t in placed_var]
+            if not jokers_in or len(real) == 0 or sum(a for _, a in real) < 2:
+                continue
+            upper = model.variables[var].upper
+            host = model.add_variable(f"h{var}", 0, upper)
+            model.hosts[host] = var
+            # A host copy is one of the x[s] copies, not an extra one.
+            model.constraints.append(
+                Constraint(f"host within x{var}", ((host, 1), (var, -1)), -upper, 0)
+            )
+            from_rack = []
+            for t, a in real:
+                w = model.add_variable(f"w{var}_{t}", 0, a * upper)
+                model.constraints.append(
+                    Constraint(f"rack tiles in host {var}", ((w, 1), (host, -a)), -a * upper, 0)
+                )
+                uses[t].append((w, 1))
+                from_rack.append((w, 1))
+            model.constraints.append(
+                Constraint(f"two rack tiles in host {var}", (*from_rack, (host, -2)), 0, 5 * upper)
+            )
+            host_terms.append((host, jokers_in))
+        model.constraints.append(
+            Constraint(
+                "freed jokers in hosts", (*host_terms, *((v, -c) for v, c in freed_terms)), 0, 10**6
+            )
+        )
+    for t, terms in uses.items():
+        if terms:
+            var = placed_var[t]
+            model.constraints.append(
+                Constraint(
+                    f"rack supplies {t}", ((var, 1), *((v, -c) for v, c in terms)), 0, rack[t]
+                )
+            )
 
 
 def _value(tile: Tile) -> int:
