@@ -24,9 +24,12 @@ class _Draft:
         declared = tuple(self.meanings.get(i) for i, t in enumerate(self.tiles) if t.is_joker)
         return Meld(self.tiles, declared)
 
-    def to_joker(self, tile: Tile, limit: int, skip: Counter[Tile] | None = None) -> int:
-        """Turn up to ``limit`` copies of ``tile`` into jokers standing for it (a table joker
-        that stayed); the first ``skip[tile]`` copies are left alone. Returns how many."""
+    def to_joker(
+        self, tile: Tile, limit: int, skip: Counter[Tile] | None = None, declare: bool = True
+    ) -> int:
+        """Turn up to ``limit`` copies of ``tile`` into jokers standing for it (declared when
+        the joker must keep that meaning); the first ``skip[tile]`` copies are left alone.
+        Returns how many."""
         tiles = list(self.tiles)
         done = 0
         seen = 0
@@ -38,8 +41,13 @@ class _Draft:
                 if skip is not None and seen <= skip[tile]:
                     continue
                 tiles[i] = JOKER
-                self.meanings[i] = tile
+                if declare:
+                    self.meanings[i] = tile
                 done += 1
+        if done and self.kind is MeldKind.GROUP:  # a joker's place in a group means nothing
+            order = sorted(range(len(tiles)), key=lambda i: tiles[i].is_joker)
+            self.meanings = {order.index(i): t for i, t in self.meanings.items()}
+            tiles = [tiles[i] for i in order]
         self.tiles = tuple(tiles)
         return done
 
@@ -52,8 +60,9 @@ def _run_span(tiles: tuple[Tile, ...]) -> tuple[int, int]:
     raise ValueError("a run of jokers only has no fixed span")
 
 
-def _merge_runs(drafts: list[_Draft], max_jokers: int) -> list[_Draft]:
-    """Join runs of one colour that continue each other (r1-3 + r4-6 prints as r1-6)."""
+def _merge_runs(drafts: list[_Draft], max_jokers: int, longest: int) -> list[_Draft]:
+    """Join runs of one colour that continue each other (r1-3 + r4-6 prints as r1-6), up to
+    ``longest`` tiles (under wrap-around, r1-3 + r4 r5 r1 must not become r1-5 r1)."""
     runs = [d for d in drafts if d.kind is MeldKind.RUN and any(not t.is_joker for t in d.tiles)]
     others = [d for d in drafts if d not in runs]
     runs.sort(key=lambda d: (_colour(d), _run_span(d.tiles)))
@@ -65,6 +74,7 @@ def _merge_runs(drafts: list[_Draft], max_jokers: int) -> list[_Draft]:
                 _colour(prev) == _colour(run)
                 and _run_span(prev.tiles)[1] + 1 == _run_span(run.tiles)[0]
                 and jokers <= max_jokers
+                and len(prev.tiles) + len(run.tiles) <= longest
             ):
                 offset = len(prev.tiles)
                 prev.meanings.update({offset + i: t for i, t in run.meanings.items()})
@@ -131,14 +141,23 @@ def extract(
     for var, s in model.sets.items():
         built += [_Draft(s.tiles, s.kind) for _ in range(values[var])]
     left = sum((c for c in stay.values()), Counter[Tile]())
+    wild = Counter[Tile]()
+    for var, t in model.stand_ins.items():  # jokers standing in for tiles of catalogue sets
+        wild[rules.tile_types[t]] += values[var]
     for draft in built:
         for tile in list(left):
             left[tile] -= draft.to_joker(tile, left[tile])
+        for tile in list(wild):
+            wild[tile] -= draft.to_joker(tile, wild[tile], declare=False)
+    for draft in survived.values():  # a joker standing in for a tile added to a kept meld
+        for tile in list(+wild):
+            wild[tile] -= draft.to_joker(tile, wild[tile], skip=draft.original, declare=False)
+    assert not +wild, "every joker standing in is on the table"
     for draft in survived.values():  # a stayed joker added to another kept meld
         for tile in list(+left):
             left[tile] -= draft.to_joker(tile, left[tile], skip=draft.original)
     assert not +left, "every staying table joker is on the table"
-    built = _merge_runs(built, rules.max_jokers_per_set)
+    built = _merge_runs(built, rules.max_jokers_per_set, rules.numbers)
     built.sort(key=lambda d: [t.sort_key() for t in sorted(d.tiles, key=Tile.sort_key)])
 
     rack_pool, table_pool = Counter(placed), Counter(moved)

@@ -17,7 +17,7 @@ Constraints:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld
@@ -72,6 +72,7 @@ class Formulation:
     joker_rule: JokerRule = JokerRule.FREE
     table_jokers: list[TableJokers] = field(default_factory=list)
     hosts: dict[int, int] = field(default_factory=dict)  # host var -> x var of its set
+    stand_ins: dict[int, int] = field(default_factory=dict)  # v var -> tile a joker stands for
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     _sum_of: dict[tuple[tuple[int, int], ...], int] = field(default_factory=dict, repr=False)
 
@@ -253,15 +254,42 @@ def formulate(
             most |= Counter(meaning)
         available += most
     cover: dict[int, list[tuple[int, int]]] = {t: [] for t in available}
+    jokers_in_play = available[joker]
 
-    # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
-    for s in catalogue(rules):
-        upper = min((available[t] // a for t, a in s.counts), default=0)
-        if upper > 0:
-            var = model.add_variable(f"x{len(model.sets)}", 0, upper)  # names stay cheap
+    hosts_needed = guarded and joker_rule is JokerRule.STRICT  # hosts are explicit joker sets
+    if (
+        0 < jokers_in_play <= rules.max_jokers_per_set
+        and jokers_in_play < rules.min_len
+        and not hosts_needed
+    ):
+        # Wildcard form (exact here): sets are the joker-free patterns, and v[t] jokers
+        # stand in for tiles of type t. With no more jokers in play than a set may hold, the
+        # per-set joker limit cannot bind, no set is made of jokers alone, and the model
+        # loses the symmetry of the joker sets.
+        for s in catalogue(replace(rules, jokers=0)):
+            missing = sum(max(0, a - available[t]) for t, a in s.counts)
+            if missing > jokers_in_play:
+                continue
+            upper = min((available[t] + jokers_in_play) // a for t, a in s.counts)
+            var = model.add_variable(f"x{len(model.sets)}", 0, upper)
             model.sets[var] = s
             for t, a in s.counts:
-                cover[t].append((var, a))
+                cover.setdefault(t, []).append((var, a))
+        for t in sorted(cover):
+            if t != joker and any(var in model.sets for var, _ in cover[t]):
+                stand_in = model.add_variable(f"v{t}", 0, jokers_in_play)
+                model.stand_ins[stand_in] = t
+                cover[t].append((stand_in, -1))  # a joker standing for t covers a t
+                cover[joker].append((stand_in, 1))  # ... and uses up a joker
+    else:
+        # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
+        for s in catalogue(rules):
+            upper = min((available[t] // a for t, a in s.counts), default=0)
+            if upper > 0:
+                var = model.add_variable(f"x{len(model.sets)}", 0, upper)  # names stay cheap
+                model.sets[var] = s
+                for t, a in s.counts:
+                    cover[t].append((var, a))
 
     # Table jokers under strict/locked rules: a meaning per meld, each joker stays or is freed.
     for m, options in meanings.items():
