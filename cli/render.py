@@ -62,7 +62,10 @@ def _millis(seconds: float) -> str:
 def render_move(move: Move, label: str = "Best move") -> str:
     """The full human view of a move."""
     position = move.position
-    proof = "proved optimal" if move.is_optimal else "best found within the time limit (not proved)"
+    if label == "Best move":
+        proof = "proved optimal" if move.is_optimal else "best found in the time limit (not proved)"
+    else:
+        proof = "next best, proved" if move.is_optimal else "not proved"
     lines = []
     if move.is_draw:
         if position.initial:
@@ -74,7 +77,7 @@ def render_move(move: Move, label: str = "Best move") -> str:
     else:
         count = move.placed_count
         headline = (
-            f"Best move: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+            f"{label}: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
         )
         lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
     moved = len(move.moved)
