@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import click
 
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.analysis import Analysis
 from rummikub.solver.engine import RankedMoves
+from rummikub.solver.explain import RACK, explain, provenance
 from rummikub.solver.move import Move, NewMeld, Origin
 
 _TILE_COLOURS: dict[Colour | None, str] = {
@@ -40,9 +43,9 @@ def tiles_text(tiles: object) -> str:
     return " ".join(tile_text(t) for t in tiles) or "(none)"  # type: ignore[attr-defined]
 
 
-def _meld_line(new: NewMeld, position: Position) -> str:
+def _meld_line(new: NewMeld, position: Position, from_rack: Sequence[bool]) -> str:
     label = click.style(f"{new.origin:<9}", **_ORIGIN_STYLE[new.origin])  # type: ignore[arg-type]
-    body = " ".join(tile_text(t, r) for t, r in zip(new.meld.tiles, new.from_rack, strict=True))
+    body = " ".join(tile_text(t, r) for t, r in zip(new.meld.tiles, from_rack, strict=True))
     notes = []
     for slot, options in new.joker_options(position):
         if len(new.joker_options(position)) > 1:
@@ -59,7 +62,18 @@ def _millis(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
-def render_move(move: Move, label: str = "Best move") -> str:
+def _steps_lines(move: Move) -> list[str]:
+    """The move as numbered steps a person can carry out (none for a draw)."""
+    steps = explain(move)
+    if not steps:
+        return []
+    width = len(str(len(steps)))
+    return [click.style("Steps:", bold=True)] + [
+        f"  {n:>{width}}. {step}" for n, step in enumerate(steps, 1)
+    ]
+
+
+def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str:
     """The full human view of a move."""
     position = move.position
     if label == "Best move":
@@ -85,7 +99,12 @@ def render_move(move: Move, label: str = "Best move") -> str:
         f"Table: {len(move.table)} meld{'s' if len(move.table) != 1 else ''}, "
         f"{moved} table tile{'s' if moved != 1 else ''} moved"
     )
-    lines += [_meld_line(new, position) for new in move.table]
+    # Stars follow the tiles' provenance, so they agree with the steps below.
+    sources = provenance(move)
+    lines += [
+        _meld_line(new, position, [s == RACK for s in row])
+        for new, row in zip(move.table, sources, strict=True)
+    ]
     if not move.table:
         lines.append("  (empty)")
     if not move.is_draw:
@@ -93,6 +112,8 @@ def render_move(move: Move, label: str = "Best move") -> str:
     lines.append(f"Rack:   {tiles_text(move.rack_left)}")
     if not move.is_draw:
         lines.append(click.style("* = tile from your rack", dim=True))
+    if steps:
+        lines += _steps_lines(move)
     return "\n".join(lines)
 
 
@@ -100,13 +121,13 @@ def _scores_text(move: Move) -> str:
     return ", ".join(f"{level.replace('_', ' ')} {value}" for level, value in move.scores.items())
 
 
-def render_ranked(ranked: RankedMoves) -> str:
+def render_ranked(ranked: RankedMoves, steps: bool = True) -> str:
     """The K best moves, best first, each with its scores on every objective level."""
     blocks = []
     for rank, move in enumerate(ranked.moves, 1):
         title = click.style(f"#{rank}", bold=True) + f"  scores: {_scores_text(move)}"
         label = "Best move" if rank == 1 else "Move"
-        blocks.append(title + "\n" + render_move(move, label))
+        blocks.append(title + "\n" + render_move(move, label, steps))
     if ranked.unique_optimum:
         verdict = "The best move is the unique optimum: every other move scores lower."
     else:
@@ -126,6 +147,12 @@ def render_check(position: Position) -> str:
     )
     if position.initial:
         text += f", opening meld still to make (>= {position.rules.initial_threshold})"
+    changes = position.rules.changes()
+    if changes:
+        shown = (
+            f"{k} {'yes' if v is True else 'no' if v is False else v}" for k, v in changes.items()
+        )
+        text += f"; rules: {', '.join(shown)} (the rest standard)"
     return text
 
 

@@ -99,14 +99,21 @@ class Move:
         """Whether the move is proved best."""
         return self.status is Status.OPTIMAL
 
-    def to_json(self) -> dict[str, object]:
-        """The JSON object printed by ``rummikub solve --json``."""
+    def to_json(self, steps: bool = True) -> dict[str, object]:
+        """The JSON object printed by ``rummikub solve --json``.
+
+        Per meld, ``provenance`` says where each tile came from (``"rack"`` or the index of
+        the old table meld); ``steps`` lists how a person carries the move out.
+        """
+        from rummikub.solver.explain import RACK, explain, provenance  # explain imports us
+
+        sources = provenance(self)
         jokers = [
             {"meld": i, "position": slot, "stands_for": [str(t) for t in tiles]}
             for i, new in enumerate(self.table)
             for slot, tiles in new.joker_options(self.position)
         ]
-        return {
+        payload: dict[str, object] = {
             "status": str(self.status),
             "objective": str(self.objective),
             "keep_jokers": self.keep_jokers,
@@ -118,17 +125,21 @@ class Move:
             "table": [[str(t) for t in m.meld.tiles] for m in self.table],
             "melds": [
                 {
-                    "tiles": [str(t) for t in m.meld.tiles],
+                    "tiles": m.meld.tokens(),
                     "origin": str(m.origin),
                     "source": m.source,
-                    "placed": [str(t) for t in m.placed],
+                    "placed": [str(t) for t, s in zip(m.meld.tiles, row, strict=True) if s == RACK],
+                    "provenance": list(row),
                 }
-                for m in self.table
+                for m, row in zip(self.table, sources, strict=True)
             ],
             "jokers": jokers,
             "rack": [str(t) for t in self.rack_left],
             "moved": len(self.moved),
             "moved_tiles": [str(t) for t in sorted_tiles(self.moved)],
             "scores": dict(self.scores),
-            "seconds": round(self.seconds, 6),
         }
+        if steps:
+            payload["steps"] = [step.to_json() for step in explain(self)]
+        payload["seconds"] = round(self.seconds, 6)
+        return payload

@@ -1,0 +1,490 @@
+"""Human-readable steps of a move, and a strict replay that applies them to a position.
+
+A move is described as a short sequence of actions a person can carry out at the table:
+play a new meld, extend a meld, take tiles from a meld, split a meld, join melds, swap a
+joker for a rack tile, or (when nothing simpler describes it) rearrange several melds.
+
+Tiles a step lifts off the table without putting them into a meld (a *take*, or the joker
+freed by a *swap*) are *loose*: later steps must use them (their ``taken`` tiles), and no
+loose tile may remain at the end. Each step names melds by their printed form and carries
+its resulting melds exactly as laid out, so :func:`replay` reproduces the new table tile for
+tile. Every step is a small frozen value with an ``action`` name, a one-line English
+``str()`` and a typed ``to_json()``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rummikub.models.errors import RummikubError
+from rummikub.models.meld import Meld, why_illegal
+from rummikub.models.notation import format_tiles
+from rummikub.models.rules import STANDARD, RuleSet
+from rummikub.models.tile import Tile, sorted_tiles
+
+
+class StepError(RummikubError):
+    """A step that does not apply: a meld not on the table, a tile not on the rack or not
+    loose, tiles that do not add up, an illegal resulting meld, or loose tiles left over."""
+
+
+def _tiles_json(tiles: Iterable[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def _melds_text(melds: Sequence[Meld]) -> str:
+    return " | ".join(str(m) for m in melds)
+
+
+def _listing(tiles: Sequence[Tile]) -> str:
+    """``b2``, ``b2 and b6``, ``b2, b6 and b7``."""
+    names = [str(t) for t in tiles]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _added(rack: Sequence[Tile], taken: Sequence[Tile]) -> str:
+    """Tiles added by a step: rack tiles plainly, loose tiles marked as taken before."""
+    if not taken:
+        return _listing(rack)
+    if not rack:
+        return f"taken {_listing(taken)}"
+    return f"{', '.join(str(t) for t in rack)} and taken {_listing(taken)}"
+
+
+class StepBase:
+    """What every step declares, so that :func:`replay` can apply any of them generically.
+
+    A step removes ``inputs`` (melds named by their printed form) from the table, ``rack``
+    tiles from the rack and ``taken`` tiles from the loose tiles; it puts ``outputs`` on the
+    table and ``freed`` tiles into the loose tiles. Input and output tiles must balance.
+    """
+
+    __slots__ = ()
+    action: ClassVar[str] = ""
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        """Table melds the step picks up (by printed form)."""
+        return ()
+
+    @property
+    def rack_tiles(self) -> tuple[Tile, ...]:
+        """Tiles the step takes from the rack."""
+        return ()
+
+    @property
+    def taken_tiles(self) -> tuple[Tile, ...]:
+        """Loose tiles (lifted off the table by earlier steps) the step uses."""
+        return ()
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        """Melds the step lays on the table."""
+        return ()
+
+    @property
+    def freed(self) -> tuple[Tile, ...]:
+        """Tiles the step lifts off the table and leaves loose for later steps."""
+        return ()
+
+    @property
+    def finished(self) -> tuple[Meld, ...]:
+        """Output melds that must be legal sets (the rest may be pieces in the making)."""
+        return self.outputs
+
+    def shape_problem(self) -> str | None:
+        """What is wrong with the step in itself (before looking at the table), if anything."""
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        """The step as a typed JSON object (``action`` plus the step's own fields)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Play(StepBase):
+    """Lay down a new meld made of rack tiles (and loose tiles taken earlier)."""
+
+    action: ClassVar[str] = "play"
+    result: Meld
+    rack: tuple[Tile, ...]
+    taken: tuple[Tile, ...] = ()
+
+    @property
+    def rack_tiles(self) -> tuple[Tile, ...]:
+        return self.rack
+
+    @property
+    def taken_tiles(self) -> tuple[Tile, ...]:
+        return self.taken
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return (self.result,)
+
+    def __str__(self) -> str:
+        if not self.taken:
+            return f"Play {self.result} from your rack"
+        if not self.rack:
+            return f"Lay down taken {_listing(self.taken)} as {self.result}"
+        return f"Play {_listing(self.rack)} with taken {_listing(self.taken)} → {self.result}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "rack": _tiles_json(self.rack),
+            "taken": _tiles_json(self.taken),
+            "result": _tiles_json(self.result.tiles),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Extend(StepBase):
+    """Add rack tiles (and loose tiles) to one meld on the table."""
+
+    action: ClassVar[str] = "extend"
+    meld: Meld
+    rack: tuple[Tile, ...]
+    taken: tuple[Tile, ...]
+    result: Meld
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return (self.meld,)
+
+    @property
+    def rack_tiles(self) -> tuple[Tile, ...]:
+        return self.rack
+
+    @property
+    def taken_tiles(self) -> tuple[Tile, ...]:
+        return self.taken
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return (self.result,)
+
+    def shape_problem(self) -> str | None:
+        if not self.rack and not self.taken:
+            return "an extension adds at least one tile"
+        return None
+
+    def __str__(self) -> str:
+        return f"Extend {self.meld} with {_added(self.rack, self.taken)} → {self.result}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "meld": _tiles_json(self.meld.tiles),
+            "rack": _tiles_json(self.rack),
+            "taken": _tiles_json(self.taken),
+            "result": _tiles_json(self.result.tiles),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Take(StepBase):
+    """Lift tiles off a meld; they stay loose for later steps. ``left`` is what remains of
+    the meld (one piece, several pieces when taken from the middle of a run, or none)."""
+
+    action: ClassVar[str] = "take"
+    meld: Meld
+    tiles: tuple[Tile, ...]
+    left: tuple[Meld, ...]
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return (self.meld,)
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return self.left
+
+    @property
+    def freed(self) -> tuple[Tile, ...]:
+        return self.tiles
+
+    @property
+    def finished(self) -> tuple[Meld, ...]:
+        return ()
+
+    def shape_problem(self) -> str | None:
+        if not self.tiles:
+            return "a take lifts at least one tile"
+        return None
+
+    def __str__(self) -> str:
+        if not self.left:
+            return f"Take all of {self.meld} off the table"
+        return f"Take {_listing(self.tiles)} from {self.meld} → {_melds_text(self.left)}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "meld": _tiles_json(self.meld.tiles),
+            "tiles": _tiles_json(self.tiles),
+            "results": [_tiles_json(m.tiles) for m in self.left],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Split(StepBase):
+    """Cut a meld into pieces that stay on the table (they may need tiles to become legal)."""
+
+    action: ClassVar[str] = "split"
+    meld: Meld
+    parts: tuple[Meld, ...]
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return (self.meld,)
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return self.parts
+
+    @property
+    def finished(self) -> tuple[Meld, ...]:
+        return ()
+
+    def shape_problem(self) -> str | None:
+        if len(self.parts) < 2:
+            return "a split makes at least two pieces"
+        return None
+
+    def __str__(self) -> str:
+        return f"Split {self.meld} into {_melds_text(self.parts)}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "meld": _tiles_json(self.meld.tiles),
+            "results": [_tiles_json(m.tiles) for m in self.parts],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Join(StepBase):
+    """Put several melds (or pieces) on the table together into one, adding tiles."""
+
+    action: ClassVar[str] = "join"
+    melds: tuple[Meld, ...]
+    rack: tuple[Tile, ...]
+    taken: tuple[Tile, ...]
+    result: Meld
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return self.melds
+
+    @property
+    def rack_tiles(self) -> tuple[Tile, ...]:
+        return self.rack
+
+    @property
+    def taken_tiles(self) -> tuple[Tile, ...]:
+        return self.taken
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return (self.result,)
+
+    def shape_problem(self) -> str | None:
+        if len(self.melds) < 2:
+            return "a join needs at least two melds"
+        return None
+
+    def __str__(self) -> str:
+        added = _added(self.rack, self.taken)
+        extra = f" with {added}" if added else ""
+        return f"Join {_melds_text(self.melds)}{extra} → {self.result}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "melds": [_tiles_json(m.tiles) for m in self.melds],
+            "rack": _tiles_json(self.rack),
+            "taken": _tiles_json(self.taken),
+            "result": _tiles_json(self.result.tiles),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(StepBase):
+    """Replace joker(s) in a meld by real tiles (from the rack, or loose tiles taken earlier);
+    the freed jokers become loose for later steps."""
+
+    action: ClassVar[str] = "swap"
+    meld: Meld
+    rack: tuple[Tile, ...]
+    taken: tuple[Tile, ...]
+    result: Meld
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return (self.meld,)
+
+    @property
+    def rack_tiles(self) -> tuple[Tile, ...]:
+        return self.rack
+
+    @property
+    def taken_tiles(self) -> tuple[Tile, ...]:
+        return self.taken
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return (self.result,)
+
+    @property
+    def jokers(self) -> int:
+        """How many jokers the swap frees (one per tile given)."""
+        return len(self.rack) + len(self.taken)
+
+    @property
+    def freed(self) -> tuple[Tile, ...]:
+        return tuple(t for t in self.meld.tiles if t.is_joker)[: self.jokers]
+
+    def shape_problem(self) -> str | None:
+        if not self.jokers:
+            return "a swap gives at least one tile for a joker"
+        if any(t.is_joker for t in (*self.rack, *self.taken)):
+            return "a swap gives real tiles for jokers"
+        if self.meld.jokers < self.jokers:
+            return f"'{self.meld}' holds fewer than {self.jokers} joker(s)"
+        return None
+
+    def __str__(self) -> str:
+        what = "the joker" if self.jokers == 1 else f"{self.jokers} jokers"
+        return f"Swap {_added(self.rack, self.taken)} for {what} in {self.meld} → {self.result}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "meld": _tiles_json(self.meld.tiles),
+            "rack": _tiles_json(self.rack),
+            "taken": _tiles_json(self.taken),
+            "free": _tiles_json(self.freed),
+            "result": _tiles_json(self.result.tiles),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Rearrange(StepBase):
+    """Rebuild several melds, with rack (and loose) tiles, into new melds at once."""
+
+    action: ClassVar[str] = "rearrange"
+    melds: tuple[Meld, ...]
+    rack: tuple[Tile, ...]
+    taken: tuple[Tile, ...]
+    results: tuple[Meld, ...]
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return self.melds
+
+    @property
+    def rack_tiles(self) -> tuple[Tile, ...]:
+        return self.rack
+
+    @property
+    def taken_tiles(self) -> tuple[Tile, ...]:
+        return self.taken
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return self.results
+
+    def shape_problem(self) -> str | None:
+        if not self.results:
+            return "a rearrangement makes at least one meld"
+        return None
+
+    def __str__(self) -> str:
+        added = _added(self.rack, self.taken)
+        extra = f" with {added}" if added else ""
+        return f"Rearrange {_melds_text(self.melds)}{extra} into {_melds_text(self.results)}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "melds": [_tiles_json(m.tiles) for m in self.melds],
+            "rack": _tiles_json(self.rack),
+            "taken": _tiles_json(self.taken),
+            "results": [_tiles_json(m.tiles) for m in self.results],
+        }
+
+
+Step = Play | Extend | Take | Split | Join | Swap | Rearrange
+"""Any one step."""
+
+
+def _missing(have: Counter[Tile], need: Iterable[Tile]) -> list[Tile]:
+    return sorted_tiles((Counter(need) - have).elements())
+
+
+def replay(
+    table: Sequence[Meld],
+    rack: Sequence[Tile],
+    steps: Iterable[Step],
+    rules: RuleSet = STANDARD,
+) -> tuple[list[Meld], list[Tile]]:
+    """Apply ``steps`` to the table and rack: the new table and what is left on the rack.
+
+    Strict: each meld a step names must lie on the table as printed, its rack tiles must be
+    on the rack, its taken tiles among the loose tiles; tiles must balance; melds a step
+    finishes must be legal under ``rules``. At the end no tile may be loose and every meld
+    on the table must be legal. Anything else raises :class:`StepError` naming the step.
+    """
+    melds = list(table)
+    hand = Counter(rack)
+    loose = Counter[Tile]()
+    for number, step in enumerate(steps, 1):
+        where = f"step {number} ({step.action})"
+        problem = step.shape_problem()
+        if problem:
+            raise StepError(f"{where}: {problem}")
+        for meld in step.inputs:
+            if meld not in melds:
+                raise StepError(f"{where}: '{meld}' is not on the table")
+            melds.remove(meld)
+        short = _missing(hand, step.rack_tiles)
+        if short:
+            raise StepError(f"{where}: missing from the rack: {format_tiles(short)}")
+        short = _missing(loose, step.taken_tiles)
+        if short:
+            raise StepError(f"{where}: missing from the loose tiles: {format_tiles(short)}")
+        if any(not m.tiles for m in step.outputs):
+            raise StepError(f"{where}: an empty meld")
+        before = Counter(t for m in step.inputs for t in m.tiles)
+        before += Counter(step.rack_tiles) + Counter(step.taken_tiles)
+        after = Counter(t for m in step.outputs for t in m.tiles) + Counter(step.freed)
+        if before != after:
+            lost = format_tiles(sorted_tiles((before - after).elements())) or "-"
+            extra = format_tiles(sorted_tiles((after - before).elements())) or "-"
+            raise StepError(f"{where}: tiles do not add up (lost: {lost}; from nowhere: {extra})")
+        for meld in step.finished:
+            if not meld.is_legal(rules):
+                raise StepError(
+                    f"{where}: '{meld}' is not a legal set: {why_illegal(meld.tiles, rules)}"
+                )
+        hand -= Counter(step.rack_tiles)
+        loose -= Counter(step.taken_tiles)
+        loose += Counter(step.freed)
+        melds.extend(step.outputs)
+    if loose:
+        raise StepError(f"loose tiles left over: {format_tiles(sorted_tiles(loose.elements()))}")
+    for meld in melds:
+        if not meld.is_legal(rules):
+            raise StepError(f"'{meld}' is left on the table, not a legal set")
+    left = []
+    for tile in rack:
+        if hand[tile] > 0:
+            hand[tile] -= 1
+            left.append(tile)
+    return melds, left
