@@ -15,6 +15,7 @@ import click
 
 if TYPE_CHECKING:
     from rummikub.models.position import Position
+    from rummikub.models.rules import RuleSet
 
 MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
 F = TypeVar("F", bound=Callable[..., Any])
@@ -53,7 +54,12 @@ def _read_source(path: str) -> tuple[str, str]:
 
 
 def _load_position(
-    source: str | None, table: str | None, rack: str | None, initial: bool, fmt: str
+    source: str | None,
+    table: str | None,
+    rack: str | None,
+    initial: bool,
+    fmt: str,
+    rules: RuleSet | None = None,
 ) -> Position:
     from rummikub.models import (
         RummikubError,
@@ -64,7 +70,9 @@ def _load_position(
     )
     from rummikub.models.position import Position
     from rummikub.models.position_format import load_json
+    from rummikub.models.rules import STANDARD
 
+    rules = rules or STANDARD
     try:
         if source is not None:
             if table is not None or rack is not None:
@@ -72,9 +80,9 @@ def _load_position(
             text, name = _read_source(source)
             try:
                 if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
-                    position = position_from_json(load_json(text))
+                    position = position_from_json(load_json(text), rules)
                 else:
-                    position = position_from_text(text)
+                    position = position_from_text(text, rules)
             except RummikubError as error:
                 _fail(f"{name}: {error}")
             if initial and not position.initial:
@@ -91,7 +99,7 @@ def _load_position(
         except RummikubError as error:
             _fail(f"--rack: {error}")
         try:
-            return Position.of(melds, tiles, initial)
+            return Position.of(melds, tiles, initial, rules=rules)
         except RummikubError as error:
             _fail(str(error))
     except RecursionError:
@@ -154,6 +162,90 @@ JSON: {"table": [["r1","r2","r3"], ["b5","b6","b7"]], "rack": ["k4","j"], "initi
 """
 
 
+_RULES_HELP = """
+\b
+Rules: the standard game unless --rules names a preset (standard, sabra,
+american, vietnamese, wrap; 'rummikub rules' lists them) or a TOML/JSON rules
+file; --colours, --wrap, --threshold etc. override single options.
+"""
+# CLI option -> RuleSet field, for the overrides below.
+_RULE_FLAGS = {
+    "colours": "colours",
+    "numbers": "numbers",
+    "copies": "copies",
+    "jokers": "jokers",
+    "min_len": "min_len",
+    "max_jokers_per_set": "max_jokers_per_set",
+    "wrap": "wrap",
+    "threshold": "initial_threshold",
+    "joker_penalty": "joker_penalty",
+    "continue_after_initial": "continue_after_initial",
+}
+
+
+def _resolve_rules(spec: str | None, overrides: dict[str, Any]) -> RuleSet:
+    """The rule set of --rules and the override options; bad rules exit 2 with one line."""
+    from rummikub.models.errors import RummikubError
+    from rummikub.models.presets import resolve_rules
+
+    fields = {_RULE_FLAGS[flag]: value for flag, value in overrides.items()}
+    try:
+        return resolve_rules(spec, **fields)
+    except RummikubError as error:
+        _fail(str(error))
+
+
+def _rules_options(func: F) -> F:
+    """Add --rules and the single-rule overrides; the command receives ``rules`` (a RuleSet).
+
+    Whether any of them was given is left in ``click.get_current_context().meta["rules_given"]``.
+    """
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, rules_spec: str | None = None, **kwargs: Any) -> Any:
+        overrides = {flag: kwargs.pop(flag) for flag in _RULE_FLAGS}
+        given = rules_spec is not None or any(v is not None for v in overrides.values())
+        click.get_current_context().meta["rules_given"] = given
+        return func(*args, rules=_resolve_rules(rules_spec, overrides), **kwargs)
+
+    def number(name: str, text: str) -> Callable[[F], F]:
+        return click.option(name, type=int, default=None, metavar="N", help=text)
+
+    options: list[Callable[[Any], Any]] = [
+        click.option(
+            "--rules",
+            "rules_spec",
+            metavar="NAME|FILE",
+            help="Rule preset (standard, sabra, american, vietnamese, wrap) or a TOML/JSON "
+            "rules file. Default: standard.",
+        ),
+        number("--colours", "Colours in the game (standard 4)."),
+        number("--numbers", "Numbers per colour, 1..N (standard 13)."),
+        number("--copies", "Copies of each numbered tile (standard 2)."),
+        number("--jokers", "Jokers in the game (standard 2)."),
+        number("--min-len", "Fewest tiles in a set (standard 3)."),
+        number("--max-jokers-per-set", "Jokers one set may hold (standard 2; vietnamese 1)."),
+        click.option(
+            "--wrap/--no-wrap",
+            default=None,
+            help="Runs may go round the top: 12-13-1, 13-1-2 (house rule; standard: no).",
+        ),
+        number("--threshold", "Least value of the opening meld (standard 30; american 50)."),
+        number("--joker-penalty", "What a joker left on a rack costs in scoring (standard 30)."),
+        click.option(
+            "--continue-after-initial/--no-continue-after-initial",
+            default=None,
+            help="The opening turn may go on to use the table once the opening meld is down "
+            "(standard: no).",
+        ),
+    ]
+    result: Any = wrapper
+    for option in reversed(options):
+        result = option(result)
+    return result  # type: ignore[no-any-return]
+
+
 def _position_options(func: F) -> F:
     options = [
         click.argument("position", required=False, metavar="[POSITION]"),
@@ -162,7 +254,8 @@ def _position_options(func: F) -> F:
         click.option(
             "--initial",
             is_flag=True,
-            help="The opening meld is still to make: rack tiles only, worth >= 30.",
+            help="The opening meld is still to make: rack tiles only, worth at least the "
+            "threshold (30 in the standard game).",
         ),
         click.option(
             "--format",
@@ -181,6 +274,7 @@ def _position_options(func: F) -> F:
 @main.command(
     help="Find the best move for a position."
     + _POSITION_HELP
+    + _RULES_HELP
     + """
 \b
 Best means, in order: most rack tiles placed, then most value placed,
@@ -193,6 +287,7 @@ Exit status: 0 solved (also when nothing can be placed: draw),
 """
 )
 @_position_options
+@_rules_options
 @click.option(
     "--objective",
     type=click.Choice(["tiles", "value"]),
@@ -228,6 +323,12 @@ Exit status: 0 solved (also when nothing can be placed: draw),
     default=None,
     help="Show the K best structurally different moves, and whether the best is unique.",
 )
+@click.option(
+    "--steps/--no-steps",
+    default=True,
+    show_default=True,
+    help="Show (or hide) the steps that carry the move out.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--jsonl",
@@ -252,9 +353,11 @@ def solve(
     workers: int,
     backend: str,
     top: int | None,
+    steps: bool,
     as_json: bool,
     jsonl: bool,
     color: bool | None,
+    rules: RuleSet,
 ) -> None:
     import functools
 
@@ -270,9 +373,9 @@ def solve(
             _fail("--jsonl reads positions from POSITION or stdin, not --table/--rack")
         if top is not None:
             _fail("--top works on one position, not with --jsonl")
-        bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit, backend)
+        bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit, backend, rules)
         sys.exit(2 if bad else 0)
-    pos = _load_position(position, table, rack, initial, fmt)
+    pos = _load_position(position, table, rack, initial, fmt, rules)
     from rummikub.cli.render import render_move, render_ranked
 
     if top is not None:
@@ -282,13 +385,13 @@ def solve(
         if as_json:
             click.echo(json.dumps(ranked.to_json()))
         else:
-            click.echo(render_ranked(ranked), color=color)
+            click.echo(render_ranked(ranked, steps), color=color)
         return
     move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
     if as_json:
-        click.echo(json.dumps(move.to_json()))
+        click.echo(json.dumps(move.to_json(steps=steps)))
     else:
-        click.echo(render_move(move), color=color)
+        click.echo(render_move(move, steps=steps), color=color)
 
 
 def _lines(path: str) -> Iterator[bytes]:
@@ -304,14 +407,22 @@ def _lines(path: str) -> Iterator[bytes]:
 
 
 def _solve_lines(
-    path: str, initial: bool, objective: str, keep_jokers: bool, limit: Any, backend: str
+    path: str,
+    initial: bool,
+    objective: str,
+    keep_jokers: bool,
+    limit: Any,
+    backend: str,
+    rules: RuleSet | None = None,
 ) -> int:
     """Solve a JSON Lines batch, a bad line yielding an error object; returns the bad count."""
     from rummikub.models import RummikubError, position_from_json
     from rummikub.models.position import Position
     from rummikub.models.position_format import load_json
+    from rummikub.models.rules import STANDARD
     from rummikub.solver import solve as best_move
 
+    rules = rules or STANDARD
     bad = 0
     for number, raw in enumerate(_lines(path), 1):
         try:
@@ -323,7 +434,7 @@ def _solve_lines(
                 raise RummikubError(f"not UTF-8 text (bad byte at offset {error.start})") from None
             if not text.strip():
                 raise RummikubError("empty line: expected a JSON position")
-            position = position_from_json(load_json(text))
+            position = position_from_json(load_json(text), rules)
             if initial and not position.initial:
                 position = Position(position.table, position.rack, True, position.rules)
             result: dict[str, object] = best_move(
@@ -342,6 +453,7 @@ def _solve_lines(
 @main.command(
     help="Analyse a position: best moves, outs and odds, unplayable tiles."
     + _POSITION_HELP
+    + _RULES_HELP
     + """
 \b
 Reports the best move under each objective (tiles, value, keep-jokers) with
@@ -352,6 +464,7 @@ one draw (table unchanged); and rack tiles no legal move can place.
 """
 )
 @_position_options
+@_rules_options
 @click.option(
     "--time-limit",
     type=click.FloatRange(min=0.001, max=86400),
@@ -379,13 +492,14 @@ def analyze(
     backend: str,
     as_json: bool,
     color: bool | None,
+    rules: RuleSet,
 ) -> None:
     from rummikub.solver import Limit
     from rummikub.solver.analysis import analyze as analyse_position
     from rummikub.solver.engine import load_backend
 
     load_backend(backend)
-    pos = _load_position(position, table, rack, initial, fmt)
+    pos = _load_position(position, table, rack, initial, fmt, rules)
     result = analyse_position(pos, Limit(seconds=time_limit), backend)
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -398,12 +512,14 @@ def analyze(
 @main.command(
     help="Check that a position is legal (every meld, tile counts, jokers)."
     + _POSITION_HELP
+    + _RULES_HELP
     + """
 \b
 Exit status: 0 legal, 2 illegal or unreadable (the reason on stderr).
 """
 )
 @_position_options
+@_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @_guard
 def check(
@@ -413,8 +529,9 @@ def check(
     initial: bool,
     fmt: str,
     as_json: bool,
+    rules: RuleSet,
 ) -> None:
-    pos = _load_position(position, table, rack, initial, fmt)
+    pos = _load_position(position, table, rack, initial, fmt, rules)
     if as_json:
         payload = {"legal": True, **pos.to_json()}
         click.echo(json.dumps(payload))
@@ -422,6 +539,73 @@ def check(
         from rummikub.cli.render import render_check
 
         click.echo(render_check(pos))
+
+
+def _yes_no(value: int | bool) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _options_text(options: dict[str, int | bool]) -> str:
+    return ", ".join(f"{name} {_yes_no(value)}" for name, value in options.items())
+
+
+@main.command(
+    name="rules",
+    help="""List the rule presets and what each sets, or show the rules selected.
+
+\b
+Use a preset with --rules NAME on solve, check and analyze, or write a rules
+file (TOML or JSON) with any of the options below, optionally on a preset:
+  preset = "american"
+  wrap = true
+  max_jokers_per_set = 1
+and pass --rules FILE. Single options (--wrap, --threshold 40, ...) override.
+With --rules or an override this command prints the rules they select.
+""",
+)
+@_rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_guard
+def rules_command(as_json: bool, rules: RuleSet) -> None:
+    from rummikub.models.presets import PRESETS
+
+    if click.get_current_context().meta.get("rules_given"):
+        if as_json:
+            click.echo(json.dumps({"rules": rules.options(), "changes": rules.changes()}))
+            return
+        click.echo("Rules: " + _options_text(rules.options()))
+        changes = rules.changes()
+        click.echo("Differs from standard: " + (_options_text(changes) if changes else "nothing"))
+        return
+    if as_json:
+        payload = {
+            "presets": [
+                {
+                    "name": p.name,
+                    "description": p.description,
+                    "rules": p.rules.options(),
+                    "changes": p.rules.changes(),
+                }
+                for p in PRESETS.values()
+            ]
+        }
+        click.echo(json.dumps(payload))
+        return
+    width = max(len(name) for name in PRESETS)
+    lines = ["Rule presets (--rules NAME; or --rules FILE for a TOML/JSON rules file):"]
+    for p in PRESETS.values():
+        lines.append(f"  {p.name:<{width}}  {p.description}")
+        changes = p.rules.changes()
+        if changes:
+            sets = _options_text(changes) + " (the rest as standard)"
+        elif p.name == "standard":
+            sets = _options_text(p.rules.options())
+        else:
+            sets = "the standard options"
+        lines.append(f"  {'':<{width}}  sets: {sets}")
+    click.echo("\n".join(lines))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,11 +18,13 @@ from rummikub.models.position_format import (
     position_from_json,
     position_from_text,
 )
+from rummikub.models.presets import PRESETS, resolve_rules, rules_from_file
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Colour, Tile
 
 __all__ = [
     "JOKER",
+    "PRESETS",
     "STANDARD",
     "Colour",
     "IllegalMeldError",
@@ -45,4 +47,6 @@ __all__ = [
     "position_from_json",
     "position_from_text",
     "readings",
+    "resolve_rules",
+    "rules_from_file",
 ]

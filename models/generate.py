@@ -1,8 +1,8 @@
 """Seeded random positions that could occur in a real game, for tests, benchmarks and the arena.
 
 Tiles are dealt from a shuffled full set; the table is built from legal melds taken from
-that pool (runs of any length and groups, jokers standing in at random), the rack is dealt
-from what is left.
+that pool (runs of any length and groups, jokers standing in at random; runs round the top
+under the wrap-around rule), the rack is dealt from what is left.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ def _random_meld(
         length = rng.randint(
             rules.min_len, min(rules.numbers, rules.min_len + rng.choice((0, 0, 1, 2, 4)))
         )
-        start = rng.randint(1, rules.numbers - length + 1)
-        wanted = [Tile(colour, n) for n in range(start, start + length)]
+        starts = rules.run_starts(length)  # under wrap-around a run may go round the top
+        start = rng.randint(starts[0], starts[-1])
+        wanted = [Tile(colour, n) for n in rules.run_numbers(start, length)]
     else:
         number = rng.randint(1, rules.numbers)
         size = rng.randint(rules.min_len, rules.colours) if rules.colours >= rules.min_len else 0

@@ -25,7 +25,10 @@ class MeldKind(StrEnum):
 class Reading:
     """One legal way to read a meld: a group of ``number`` or a run of ``colour`` from ``start``.
 
-    A meld with jokers can have several readings (``r2 r3 j`` is r2-4 or r1-3).
+    A meld with jokers can have several readings (``r2 r3 j`` is r2-4 or r1-3). A run that
+    goes round the top (12-13-1, only under the wrap-around rule) has ``cycle`` set to the
+    game's highest number, after which it continues at 1; ``cycle`` is 0 for every other
+    reading.
     """
 
     kind: MeldKind
@@ -33,18 +36,26 @@ class Reading:
     number: int  # the group's number, or the run's first number
     colour: Colour | None  # the run's colour; None for a group
     real: tuple[Tile, ...]  # the meld's non-joker tiles, sorted
+    cycle: int = 0  # a run that wraps: the highest number, followed by 1; else 0
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The number each tile shows or stands for, in table order (a group: all equal)."""
+        if self.kind is MeldKind.GROUP:
+            return (self.number,) * self.size
+        if self.cycle:
+            return tuple((self.number + i - 1) % self.cycle + 1 for i in range(self.size))
+        return tuple(range(self.number, self.number + self.size))
 
     @property
     def value(self) -> int:
         """Sum of the numbers the tiles show or stand for (jokers counted as their tile)."""
-        if self.kind is MeldKind.GROUP:
-            return self.number * self.size
-        return sum(range(self.number, self.number + self.size))
+        return sum(self.numbers)
 
     @property
     def last(self) -> int:
         """The run's last number (the group's number for a group)."""
-        return self.number + self.size - 1 if self.kind is MeldKind.RUN else self.number
+        return self.numbers[-1]
 
     def joker_options(self, rules: RuleSet = STANDARD) -> list[tuple[Tile, ...]]:
         """What the jokers stand for: one tuple per possibility (several only for groups)."""
@@ -52,23 +63,20 @@ class Reading:
         if self.kind is MeldKind.RUN:
             assert self.colour is not None
             present = {t.number for t in self.real}
-            missing = tuple(
-                Tile(self.colour, n)
-                for n in range(self.number, self.number + self.size)
-                if n not in present
-            )
+            missing = tuple(Tile(self.colour, n) for n in self.numbers if n not in present)
             return [missing]
         present_colours = {t.colour for t in self.real}
         free = [Colour(c) for c in range(rules.colours) if Colour(c) not in present_colours]
         return [tuple(Tile(c, self.number) for c in combo) for combo in combinations(free, jokers)]
 
     def laid_out(self) -> tuple[Tile, ...]:
-        """The tiles in the order they lie on the table: runs ascending with jokers in place."""
+        """The tiles in the order they lie on the table: runs in order (round the top if
+        they wrap: 12 13 1) with jokers in place, groups sorted with jokers last."""
         if self.kind is MeldKind.GROUP:
             jokers = self.size - len(self.real)
             return tuple(sorted(self.real)) + (JOKER,) * jokers
         by_number = {t.number: t for t in self.real}
-        return tuple(by_number.get(n, JOKER) for n in range(self.number, self.number + self.size))
+        return tuple(by_number.get(n, JOKER) for n in self.numbers)
 
 
 def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
@@ -81,7 +89,7 @@ def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
     if any(not rules.contains(t) for t in real):
         return []
     found: list[Reading] = []
-    numbers = {t.number for t in real}
+    numbers = {t.number for t in real if t.number is not None}
     colours = [t.colour for t in real]
     if size <= rules.colours and len(set(colours)) == len(colours):
         group_numbers = numbers if real else range(1, rules.numbers + 1)
@@ -90,12 +98,19 @@ def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
     if size <= rules.numbers and len(set(colours)) <= 1 and len(numbers) == len(real):
         run_colours = [colours[0]] if real else [Colour(c) for c in range(rules.colours)]
         # Starts that keep every real number inside the run (any start for jokers alone).
-        low = min(numbers) if real else rules.numbers
-        high = max(numbers) if real else 1
+        top = rules.numbers
+        starts: Iterable[int]
+        if rules.wrap:  # the run may go round the top: numbers are taken modulo ``top``
+            starts = [s for s in range(1, top + 1) if all((n - s) % top < size for n in numbers)]
+        else:
+            low = min(numbers) if real else top
+            high = max(numbers) if real else 1
+            starts = range(max(1, high - size + 1), min(low, top - size + 1) + 1)
         for colour in run_colours:
             assert colour is not None
-            for start in range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1):
-                found.append(Reading(MeldKind.RUN, size, start, colour, real))
+            for start in starts:
+                cycle = top if start + size - 1 > top else 0
+                found.append(Reading(MeldKind.RUN, size, start, colour, real, cycle))
     return found
 
 
@@ -127,12 +142,30 @@ def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
         if repeated_numbers:
             colour = real[0].colour
             return f"a run needs different numbers, but {Tile(colour, repeated_numbers[0])} repeats"
-        low = min(n for n in numbers if n is not None)
-        high = max(n for n in numbers if n is not None)
+        present = sorted(n for n in numbers if n is not None)
+        top = rules.numbers
+        low, high = present[0], present[-1]
         gaps = high - low + 1 - len(real)
+        # The shortest stretch holding them when numbers go round the top (13 -> 1).
+        round_low = min(present, key=lambda s: max((n - s) % top for n in present))
+        round_gaps = max((n - round_low) % top for n in present) + 1 - len(real)
+        if rules.wrap and size > top:
+            return f"a run holds at most {top} tiles (one of each number)"
+        if rules.wrap:
+            round_high = (round_low + round_gaps + len(real) - 2) % top + 1
+            going = f" (going round from {top} to 1)" if round_high < round_low else ""
+            return (
+                f"a run needs consecutive numbers: {round_gaps} missing "
+                f"between {round_low} and {round_high}{going}"
+            )
+        if gaps > jokers and round_gaps <= jokers and size <= top:
+            return (
+                f"a run needs consecutive numbers: {top} is not followed by 1 "
+                f"(wrap-around, as in {top - 1}-{top}-1, is off in these rules)"
+            )
         if gaps > jokers:
             return f"a run needs consecutive numbers: {gaps} missing between {low} and {high}"
-        return f"a run cannot go beyond 1..{rules.numbers}"
+        return f"a run cannot go beyond 1..{top}"
     return "neither a group (one number, different colours) nor a run (one colour, consecutive)"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rummikub.models.errors import RulesError
@@ -18,6 +18,16 @@ class RuleSet:
     """The rules of one Rummikub variant. The defaults are the standard 106-tile game.
 
     Every other part of the library reads rules from here and nowhere else.
+
+    * ``colours``, ``numbers``, ``copies``, ``jokers``: the tiles (4 x 1..13 x 2 + 2 jokers);
+    * ``min_len``: the fewest tiles in a set (3); a group holds at most ``colours`` tiles,
+      a run at most ``numbers``;
+    * ``max_jokers_per_set``: jokers one set may hold (2; 1 in the Vietnamese edition);
+    * ``initial_threshold``: the least value of the opening meld (30; 50 American);
+    * ``wrap``: runs may go round the top (12-13-1, 13-1-2; house rule, off by default);
+    * ``joker_penalty``: what a joker left on a rack costs when a round is scored (30);
+    * ``continue_after_initial``: whether the turn of the opening meld may go on to use
+      the table (add to and rearrange its melds) once the opening meld is down (off).
     """
 
     colours: int = 4
@@ -27,9 +37,18 @@ class RuleSet:
     min_len: int = 3
     max_jokers_per_set: int = 2
     initial_threshold: int = 30
+    wrap: bool = False
+    joker_penalty: int = 30
+    continue_after_initial: bool = False
     _tile_types: tuple[Tile, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        for name, kind in _FIELD_TYPES.items():
+            value = getattr(self, name)
+            if kind is bool and not isinstance(value, bool):
+                raise RulesError(f"invalid rules: {name} must be true or false, got {value!r}")
+            if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise RulesError(f"invalid rules: {name} must be a whole number, got {value!r}")
         checks = [
             (2 <= self.colours <= len(COLOUR_LETTERS), f"colours must be 2..{len(COLOUR_LETTERS)}"),
             (1 <= self.numbers <= MAX_NUMBERS, f"numbers must be 1..{MAX_NUMBERS}"),
@@ -39,6 +58,7 @@ class RuleSet:
             (self.min_len <= max(self.colours, self.numbers), "min_len leaves no legal set"),
             (self.max_jokers_per_set >= 0, "max_jokers_per_set must be at least 0"),
             (self.initial_threshold >= 0, "initial_threshold must be at least 0"),
+            (self.joker_penalty >= 0, "joker_penalty must be at least 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -104,5 +124,57 @@ class RuleSet:
         """Every non-joker tile type."""
         return (t for t in self._tile_types if not t.is_joker)
 
+    def run_numbers(self, start: int, length: int) -> tuple[int, ...]:
+        """The numbers of a run of ``length`` tiles from ``start``, going round past
+        ``numbers`` back to 1 (only legal when :attr:`wrap` is on)."""
+        return tuple((start + i - 1) % self.numbers + 1 for i in range(length))
+
+    def run_starts(self, length: int) -> range:
+        """Every first number a run of ``length`` tiles may have under these rules."""
+        if length > self.numbers:
+            return range(0)
+        if self.wrap:
+            return range(1, self.numbers + 1)
+        return range(1, self.numbers - length + 2)
+
+    def penalty(self, tile: Tile) -> int:
+        """What the tile costs when left on a rack at the end of a round."""
+        return self.joker_penalty if tile.is_joker else tile.value
+
+    def rack_penalty(self, tiles: Iterable[Tile]) -> int:
+        """What a rack left at the end of a round costs (jokers at :attr:`joker_penalty`)."""
+        return sum(self.penalty(t) for t in tiles)
+
+    def options(self) -> dict[str, int | bool]:
+        """Every rule option by field name (what a rules file or ``RuleSet(**...)`` takes)."""
+        return {name: getattr(self, name) for name in _FIELD_TYPES}
+
+    def changes(self) -> dict[str, int | bool]:
+        """The options that differ from the standard game."""
+        standard = RuleSet().options()
+        return {k: v for k, v in self.options().items() if standard[k] != v}
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """A named rule set: ``standard``, ``american``, ... (see ``rummikub.models.presets``)."""
+        from rummikub.models.presets import preset
+
+        return preset(name)
+
+
+_FIELD_TYPES: dict[str, type] = {
+    "colours": int,
+    "numbers": int,
+    "copies": int,
+    "jokers": int,
+    "min_len": int,
+    "max_jokers_per_set": int,
+    "initial_threshold": int,
+    "wrap": bool,
+    "joker_penalty": int,
+    "continue_after_initial": bool,
+}
+RULE_OPTIONS = tuple(_FIELD_TYPES)
+"""The names of every rule option, in the order of the :class:`RuleSet` fields."""
 
 STANDARD = RuleSet()

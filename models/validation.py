@@ -1,17 +1,45 @@
 """The independent move validator: checks a proposed new table against the position.
 
 It knows nothing of the solver: it re-derives legality from the rules alone.
+
+Table jokers (``joker_rule``)
+=============================
+Under the ``strict`` and ``locked`` rules (:class:`~rummikub.models.jokers.JokerRule`) the
+validator also checks what became of every joker of the old table. A joker of the new table
+with a declared meaning (``j=r4``) claims to be a table joker that stayed, standing for that
+tile; a joker without one may be a staying table joker (standing for what its new meld lets
+it stand for), a freed table joker or a joker from the rack. The move is accepted when some
+assignment exists in which
+
+* every old table meld's jokers are read with one legal meaning of that meld (respecting its
+  declared meanings; ``j r2 r3`` may be r1 or r4, ``k5 b5 j`` either missing colour), and
+  each of its jokers either *stays* or is *freed*;
+* the staying jokers match the staying jokers of the new table tile for tile (as many
+  standing for r4 before as after; a staying joker may move to another meld, it is treated
+  as the tile it stands for);
+* every freed joker is replaced by a placed rack tile of the tile it stood for (one placed
+  tile per freed joker);
+* under ``strict`` every freed joker sits in a meld of the new table (a joker not claimed
+  as staying) that holds at least two non-joker placed tiles besides the replacement tiles;
+  a meld's placed tiles count for that meld only, and a meld with two such jokers may host
+  two freed jokers. Under ``locked`` a freed joker may go anywhere.
+
+The search is a brute force over these choices (a game has few jokers). Under ``free``
+(the default) table jokers move like any tile and nothing more is checked.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations, product
 
 from rummikub.models.errors import RummikubError
-from rummikub.models.meld import Meld, why_illegal
+from rummikub.models.jokers import JokerRule
+from rummikub.models.meld import Meld, readings, why_illegal
 from rummikub.models.position import Position
-from rummikub.models.tile import Tile
+from rummikub.models.rules import RuleSet
+from rummikub.models.tile import Tile, sorted_tiles
 
 
 class IllegalMoveError(RummikubError):
@@ -19,17 +47,28 @@ class IllegalMoveError(RummikubError):
 
 
 def move_problems(
-    position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Iterable[Tile],
+    joker_rule: JokerRule | str | None = None,
 ) -> list[str]:
-    """Every way the move breaks the rules (empty when it is legal)."""
+    """Every way the move breaks the rules (empty when it is legal).
+
+    ``joker_rule`` (``free``, ``strict`` or ``locked``; None is ``free``) adds the check of
+    the table jokers described in the module docstring.
+    """
     rules = position.rules
     problems: list[str] = []
     placed_counts = Counter(placed)
+    rule = JokerRule(joker_rule) if joker_rule is not None else JokerRule.FREE
     for i, meld in enumerate(new_table, 1):
         if not meld.is_legal(rules):
-            problems.append(
-                f"new meld {i} '{meld}' is not a legal set: {why_illegal(meld.tiles, rules)}"
+            reason = (
+                "no reading lets its jokers stand for the declared tiles"
+                if meld.declared and readings(meld.tiles, rules)
+                else why_illegal(meld.tiles, rules)
             )
+            problems.append(f"new meld {i} '{meld}' is not a legal set: {reason}")
     rack = position.rack_counts()
     for tile, count in placed_counts.items():
         if count > rack[tile]:
@@ -42,7 +81,16 @@ def move_problems(
             problems.append(f"{expected[tile] - after[tile]}x {tile} vanished from the table")
         elif after[tile] > expected[tile]:
             problems.append(f"{after[tile] - expected[tile]}x {tile} appeared from nowhere")
-    if position.initial and placed_counts:
+    if position.initial and placed_counts and rules.continue_after_initial:
+        # The opening meld (rack tiles only) came first; the turn then went on as usual, so
+        # the placed tiles must hold sets worth the threshold, which may since have moved.
+        value = opening_value(list(placed_counts.elements()), rules, rules.initial_threshold)
+        if value < rules.initial_threshold:
+            problems.append(
+                f"the placed tiles hold no opening meld worth {rules.initial_threshold} "
+                f"(best {value})"
+            )
+    elif position.initial and placed_counts:
         old = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in position.table)
         new = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in new_table)
         if old - new:
@@ -56,11 +104,243 @@ def move_problems(
             problems.append(
                 f"initial meld worth {value}; the rules ask for at least {rules.initial_threshold}"
             )
+    legal = all(meld.is_legal(rules) for meld in new_table)
+    if rule is not JokerRule.FREE and legal:  # the check needs the new melds' readings
+        problems += table_joker_problems(position, new_table, placed_counts, rule)
     return problems
 
 
-def check_move(position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]) -> None:
+def opening_value(tiles: Sequence[Tile], rules: RuleSet, enough: int | None = None) -> int:
+    """The most value of disjoint legal sets made from these tiles (some may be left over),
+    each set at its best reading; the search stops once ``enough`` is reached."""
+    goal = enough if enough is not None else sum(rules.numbers for _ in tiles) + 1
+    memo: dict[tuple[Tile, ...], int] = {}
+
+    def best(rest: tuple[Tile, ...]) -> int:
+        if not rest or rest in memo:
+            return memo.get(rest, 0)
+        first, others = rest[0], rest[1:]
+        found = best(others)  # the smallest tile stays out of the opening
+        near = [
+            i
+            for i, u in enumerate(others)
+            if u.is_joker or first.is_joker or u.colour == first.colour or u.number == first.number
+        ]
+        tried: set[tuple[Tile, ...]] = set()
+        longest = max(rules.colours, rules.numbers) - 1  # tiles besides the first
+        for size in range(rules.min_len - 1, min(len(near), longest) + 1):
+            for chosen in combinations(near, size):
+                meld = (first, *(others[i] for i in chosen))
+                if meld in tried:
+                    continue
+                tried.add(meld)
+                values = [r.value for r in readings(meld, rules)]
+                if values:
+                    left = tuple(u for i, u in enumerate(others) if i not in chosen)
+                    found = max(found, max(values) + best(left))
+                if found >= goal:
+                    memo[rest] = found
+                    return found
+        memo[rest] = found
+        return found
+
+    return best(tuple(sorted(tiles, key=Tile.sort_key)))
+
+
+def check_move(
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Iterable[Tile],
+    joker_rule: JokerRule | str | None = None,
+) -> None:
     """Raise :class:`IllegalMoveError` listing what is wrong with the move, if anything."""
-    problems = move_problems(position, new_table, placed)
+    problems = move_problems(position, new_table, placed, joker_rule)
     if problems:
         raise IllegalMoveError("; ".join(problems))
+
+
+# --- table jokers under the strict and locked rules ------------------------------------------
+
+Tiles = tuple[Tile, ...]  # a multiset of tiles as a sorted tuple
+
+
+def joker_meanings(meld: Meld, rules: RuleSet) -> list[Tiles]:
+    """Every joint meaning of a meld's jokers (sorted tuples), respecting declared meanings."""
+    stated = Counter(d for d in meld.declared if d is not None)
+    found: set[Tiles] = set()
+    for reading in meld.readings(rules):
+        for option in reading.joker_options(rules):
+            if not stated - Counter(option):
+                found.add(tuple(sorted(option)))
+    return sorted(found)
+
+
+def _sub_multisets(tiles: Tiles) -> Iterator[Tiles]:
+    """Every sub-multiset of a sorted tuple, once each."""
+    seen: set[Tiles] = set()
+    for size in range(len(tiles) + 1):
+        for chosen in combinations(tiles, size):
+            if chosen not in seen:
+                seen.add(chosen)
+                yield chosen
+
+
+def _minus(tiles: Tiles, part: Tiles) -> Tiles:
+    return tuple(sorted((Counter(tiles) - Counter(part)).elements()))
+
+
+def _old_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, Tiles]]:
+    """(staying, freed) for one old table meld: a meaning, and which of its jokers are freed."""
+    found: set[tuple[Tiles, Tiles]] = set()
+    for meaning in joker_meanings(meld, rules):
+        for freed in _sub_multisets(meaning):
+            found.add((_minus(meaning, freed), freed))
+    return sorted(found)
+
+
+def _new_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, int]]:
+    """(staying, other jokers) for one new meld: declared jokers stay, the others may."""
+    declared = tuple(sorted(d for d in meld.declared if d is not None))
+    found: set[tuple[Tiles, int]] = set()
+    for meaning in joker_meanings(meld, rules):
+        for extra in _sub_multisets(_minus(meaning, declared)):
+            staying = tuple(sorted(declared + extra))
+            found.add((staying, meld.jokers - len(staying)))
+    return sorted(found)
+
+
+def _hosts_exist(candidates: list[tuple[int, set[Tile]]], budget: Counter[Tile], need: int) -> bool:
+    """Whether melds (free joker slots, non-joker tiles) can host ``need`` freed jokers, each
+    host counting two of its tiles as placed ones, within ``budget`` placed tiles per type."""
+    if need <= 0:
+        return True
+    if not candidates:
+        return False
+    (slots, tiles), rest = candidates[0], candidates[1:]
+    if _hosts_exist(rest, budget, need):
+        return True
+    usable = sorted(t for t in tiles if budget[t] > 0)
+    for a, b in combinations(usable, 2):
+        budget[a] -= 1
+        budget[b] -= 1
+        found = _hosts_exist(rest, budget, need - slots)
+        budget[a] += 1
+        budget[b] += 1
+        if found:
+            return True
+    return False
+
+
+def _tiles_text(tiles: Iterable[Tile]) -> str:
+    return " ".join(str(t) for t in sorted_tiles(tiles)) or "nothing"
+
+
+def table_joker_problems(
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Counter[Tile],
+    joker_rule: JokerRule | str,
+) -> list[str]:
+    """How the new table breaks the table-joker rule (empty when some assignment of stayed
+    and freed jokers fits it; see the module docstring). The new melds must be legal."""
+    rule = JokerRule(joker_rule)
+    rules = position.rules
+    old = [(m, meld) for m, meld in enumerate(position.table, 1) if meld.jokers]
+    if rule is JokerRule.FREE or not old:
+        return []
+    strict = rule is JokerRule.STRICT
+    old_options = [_old_choices(meld, rules) for _, meld in old]
+    new = [(i, meld) for i, meld in enumerate(new_table) if meld.jokers]
+    new_options = [_new_choices(meld, rules) for _, meld in new]
+    # The new table's staying jokers (sorted tiles) -> the free joker slots of each new meld.
+    by_staying: dict[Tiles, list[tuple[int, ...]]] = {}
+    for reading in product(*new_options):
+        staying = tuple(sorted(t for s, _ in reading for t in s))
+        by_staying.setdefault(staying, []).append(tuple(k for _, k in reading))
+    real_tiles = [{t for t in meld.tiles if not t.is_joker} for _, meld in new]
+    locked_ok = False
+    for combo in product(*old_options):
+        staying = tuple(sorted(t for s, _ in combo for t in s))
+        freed = Counter(t for _, f in combo for t in f)
+        if freed - placed or staying not in by_staying:
+            continue
+        for slots in by_staying[staying]:
+            if sum(slots) < freed.total():
+                continue
+            locked_ok = True
+            if not strict:
+                return []
+            candidates = [(k, real_tiles[n]) for n, k in enumerate(slots) if k]
+            if _hosts_exist(candidates, placed - freed, freed.total()):
+                return []
+    if locked_ok:
+        return [
+            "strict joker rule: a freed table joker must go into a meld with at least two "
+            "tiles from the rack (besides the tile that replaced it), and no meld of the new "
+            "table holds it so"
+        ]
+    return _diagnose(position, old, old_options, new, new_options, placed, rule)
+
+
+def _stands_for(meld: Meld, rules: RuleSet) -> str:
+    """``r1 or r4``: what the jokers of a table meld may stand for."""
+    return " or ".join(" ".join(map(str, m)) for m in joker_meanings(meld, rules))
+
+
+def _diagnose(
+    position: Position,
+    old: list[tuple[int, Meld]],
+    old_options: list[list[tuple[Tiles, Tiles]]],
+    new: list[tuple[int, Meld]],
+    new_options: list[list[tuple[Tiles, int]]],
+    placed: Counter[Tile],
+    rule: JokerRule,
+) -> list[str]:
+    """Name what went wrong with the table jokers, as precisely as cheaply possible."""
+    rules = position.rules
+    problems: list[str] = []
+    can_stand = {t for options in old_options for s, f in options for t in s + f}
+    declared = 0
+    for i, meld in new:
+        for d in meld.declared:
+            if d is None:
+                continue
+            declared += 1
+            if d not in can_stand:
+                problems.append(
+                    f"{rule} joker rule: new meld {i + 1} '{meld}' has a joker j={d} that "
+                    f"claims to be a table joker standing for {d}, but no table joker can "
+                    f"stand for {d}"
+                )
+    before = sum(meld.jokers for _, meld in old)
+    if declared > before:
+        problems.append(
+            f"{rule} joker rule: {declared} jokers of the new table claim (by a declared "
+            f"meaning) to be table jokers, but the table held {before}"
+        )
+    if problems:
+        return problems
+    # A table meld whose jokers can neither stay (new jokers may stand for the same tiles)
+    # nor be replaced by placed tiles, even if the other table jokers are left out.
+    staying = [Counter(t for s, _ in combo for t in s) for combo in product(*new_options)]
+    for (m, meld), options in zip(old, old_options, strict=True):
+        if not any(
+            not Counter(freed) - placed and any(not Counter(stay) - s for s in staying)
+            for stay, freed in options
+        ):
+            jokers = "a joker" if meld.jokers == 1 else f"{meld.jokers} jokers"
+            problems.append(
+                f"{rule} joker rule: table meld {m} '{meld}' has {jokers} standing for "
+                f"{_stands_for(meld, rules)}; each must stay on the table standing for its "
+                "tile or be replaced by that tile from the rack, and this move does neither"
+            )
+    if problems:
+        return problems
+    listed = "; ".join(
+        f"table meld {m} '{meld}' stands for {_stands_for(meld, rules)}" for m, meld in old
+    )
+    return [
+        f"{rule} joker rule: the table jokers cannot all stay standing for their tiles or "
+        f"be replaced by them from the rack (placed: {_tiles_text(placed.elements())}): "
+        f"{listed}"
+    ]

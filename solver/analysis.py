@@ -11,10 +11,11 @@ from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.engine import solve
-from rummikub.solver.formulation import Formulation, Variable, formulate
+from rummikub.solver.formulation import Formulation, Variable
 from rummikub.solver.limits import Limit, RawSolution
 from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
+from rummikub.solver.opening import continues_onto_table, formulate_turn
 
 OBJECTIVES = {
     "tiles": (Objective.TILES, False),
@@ -94,7 +95,7 @@ class _WhatIf:
     def __init__(self, position: Position, extra: Counter[Tile], limit: Limit, backend: str):
         wide = replace(position, rack=position.rack + tuple(sorted_tiles(extra)))
         self.position = position
-        self.model = formulate(wide, Objective.TILES)
+        self.model = formulate_turn(wide, Objective.TILES)
         self.limit = limit
         self.rules = position.rules
         self.rack = Counter(self.rules.index(t) for t in position.rack)
@@ -148,19 +149,18 @@ def _with_goal(model: Formulation, goal: tuple[tuple[int, int], ...]) -> Formula
 
 def _why_unplayable(position: Position, tile: Tile) -> str:
     rules = position.rules
-    pool = (
-        position.rack_counts()
-        if position.initial
-        else position.rack_counts() + position.table_counts()
-    )
+    rack_only = position.initial and not continues_onto_table(position)
+    pool = position.rack_counts() if rack_only else position.rack_counts() + position.table_counts()
     index = rules.index(tile)
     for s in catalogue(rules):
         counts = dict(s.counts)
         if index in counts and all(pool[rules.tile_types[t]] >= k for t, k in counts.items()):
             if position.initial:
-                return f"its sets from the rack alone are worth less than {rules.initial_threshold}"
+                return (
+                    f"no opening meld worth {rules.initial_threshold} from the rack lets it go down"
+                )
             return "every set it could join would leave other table tiles without a set"
-    where = "on the rack" if position.initial else "on the table and the rack"
+    where = "on the rack" if rack_only else "on the table and the rack"
     return f"no set can be made with it from the tiles {where}"
 
 

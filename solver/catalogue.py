@@ -1,7 +1,11 @@
 """The set catalogue: every group and every run of min_len..2*min_len-1 tiles, jokers included.
 
 Built constructively from the rule set (not by testing candidate melds), so that the
-independent validator in ``rummikub.models`` can check the solver's answers.
+independent validator in ``rummikub.models`` can check the solver's answers. Under the
+wrap-around rule the runs include those that go round the top (12 13 1, 13 1 2); a longer
+run still splits into runs of min_len..2*min_len-1 tiles, each a stretch of consecutive
+numbers round the top, so the catalogue stays exact. At most ``max_jokers_per_set`` jokers
+per set.
 """
 
 from __future__ import annotations
@@ -34,12 +38,14 @@ class CatalogueSet:
 def _layouts(rules: RuleSet) -> Iterator[tuple[MeldKind, tuple[Tile, ...], int]]:
     """Every (kind, laid-out tiles, value) of a set, jokers substituted in every position."""
     max_jokers = min(rules.max_jokers_per_set, rules.jokers)
+    longest = min(rules.max_run_in_catalogue, rules.numbers)
     for colour in map(Colour, range(rules.colours)):
-        for length in range(rules.min_len, rules.max_run_in_catalogue + 1):
-            for start in range(1, rules.numbers - length + 2):
-                real = [Tile(colour, n) for n in range(start, start + length)]
-                value = sum(range(start, start + length))
-                yield from _with_jokers(MeldKind.RUN, real, value, max_jokers)
+        for length in range(rules.min_len, longest + 1):
+            # Under the wrap-around rule a run may go round the top (12 13 1): laid out so.
+            for start in rules.run_starts(length):
+                numbers = rules.run_numbers(start, length)
+                real = [Tile(colour, n) for n in numbers]
+                yield from _with_jokers(MeldKind.RUN, real, sum(numbers), max_jokers)
     for number in range(1, rules.numbers + 1):
         for size in range(rules.min_len, rules.colours + 1):
             for colours in combinations(map(Colour, range(rules.colours)), size):

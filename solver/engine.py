@@ -13,10 +13,11 @@ from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.extraction import extract
-from rummikub.solver.formulation import Formulation, formulate
+from rummikub.solver.formulation import Formulation
 from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, RawSolution, Status
 from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
+from rummikub.solver.opening import as_played, formulate_turn
 
 Backend = Callable[[Formulation, Limit], RawSolution]
 BACKENDS = ("cpsat", "cbc", "highs")
@@ -77,7 +78,7 @@ def _move(
         values, status = _untouched(model), Status.FEASIBLE
     else:
         values, status = raw.values, raw.status
-    table, placed, moved = extract(position, model, values)
+    table, placed, moved = extract(as_played(position), model, values)
     assert not Counter(placed) - position.rack_counts()
     return Move(
         position=position,
@@ -115,7 +116,7 @@ def solve(
     goal = _objective(objective)
     limit = limit or Limit(seconds=time_limit)
     position.validate()
-    model = formulate(position, goal, keep_jokers, _joker_rule(joker_rule))
+    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule))
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
 
 
@@ -170,7 +171,7 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    model = formulate(position, goal, keep_jokers, _joker_rule(joker_rule))
+    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule))
     moves: list[Move] = []
     seen: set[tuple[object, ...]] = set()
     exhausted = False

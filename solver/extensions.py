@@ -6,7 +6,18 @@ jokers, extending a run by ``min_len`` or more tiles on one side is never needed
 is a legal run of its own, so the same move exists with the meld kept and a separate run
 beside it. That bounds the candidates to a short list per meld. A meld with jokers may
 survive in any longer run that holds its real tiles and as many jokers (its jokers may
-stand for other tiles there), so all such runs are candidates.
+stand for other tiles there), so all such runs are candidates, except those reaching
+``min_len`` or more tiles beyond the real tiles and jokers on one side (again a run of
+its own, and the rest still holds the meld).
+
+Under the wrap-around rule the same holds with runs read round the top (11 12 13 1 2):
+a run is a stretch of consecutive *places* whose numbers go on from the top to 1, an
+overhang is a stretch of places as well, and a legal run on its own. Every run (of
+``min_len``..``numbers`` tiles) that holds the meld's real tiles is considered, from
+every first number, so a table run that wraps and extensions that cross 13 -> 1 are both
+covered; runs that hold the same tiles are found once. (A run of all ``numbers`` tiles can
+be read from any first number; for a meld without jokers only readings that keep the
+meld's tiles side by side are needed, the others hold the same tiles.)
 """
 
 from __future__ import annotations
@@ -14,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.rules import RuleSet
@@ -44,34 +55,39 @@ def _runs(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
     candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
-    if jokers:
-        # The meld's jokers may stand anywhere in the larger run (j r5 r6 lies inside
-        # r1 r2 j r4 r5 r6), so every span around the real tiles is a candidate.
-        low = min(numbers) if numbers else rules.numbers
-        high = max(numbers) if numbers else 1
-        reach = rules.numbers
-    else:
-        low, high = min(numbers), max(numbers)
-        reach = rules.min_len - 1
+    most_jokers = min(rules.max_jokers_per_set, rules.jokers)
     out = []
-    for colour in candidates_colours:
+    # A run is the stretch of places first..first+size-1; place p holds number
+    # run_numbers(first, size)[p - first] (past the top back to 1 only under wrap-around).
+    for colour, size in product(candidates_colours, range(len(meld.tiles), rules.numbers + 1)):
         assert colour is not None
-        for first in range(max(1, low - reach), low + 1):
-            for last in range(max(high, first), min(rules.numbers, high + reach) + 1):
-                size = last - first + 1
-                if size < max(rules.min_len, len(meld.tiles)):
-                    continue
-                free = [n for n in range(first, last + 1) if n not in numbers]
-                for k in range(jokers, min(rules.max_jokers_per_set, rules.jokers, len(free)) + 1):
-                    for joker_at in combinations(free, k):
-                        if jokers and not _needed(first, last, low, high, joker_at, rules):
-                            continue
-                        out.append(
-                            tuple(
-                                JOKER if n in joker_at else Tile(colour, n)
-                                for n in range(first, last + 1)
-                            )
+        if size < rules.min_len:
+            continue
+        for first in rules.run_starts(size):
+            run = rules.run_numbers(first, size)
+            place = {n: first + i for i, n in enumerate(run)}
+            if any(n not in place for n in numbers):
+                continue
+            places = sorted(place[n] for n in numbers)
+            low, high = (places[0], places[-1]) if places else (first + size, first - 1)
+            last = first + size - 1
+            if not jokers and (
+                high - low + 1 > len(numbers)  # the whole colour, read from inside the meld
+                or low - first >= rules.min_len
+                or last - high >= rules.min_len
+            ):
+                continue  # an overhang of min_len or more is a run of its own (docstring)
+            free = [p for p in range(first, last + 1) if run[p - first] not in numbers]
+            for k in range(jokers, min(most_jokers, len(free)) + 1):
+                for joker_at in combinations(free, k):
+                    if jokers and not _needed(first, last, low, high, joker_at, rules):
+                        continue
+                    out.append(
+                        tuple(
+                            JOKER if p in joker_at else Tile(colour, run[p - first])
+                            for p in range(first, last + 1)
                         )
+                    )
     return out
 
 
@@ -79,7 +95,8 @@ def _needed(
     first: int, last: int, low: int, high: int, joker_at: tuple[int, ...], rules: RuleSet
 ) -> bool:
     """Whether a run must be a candidate: beyond the real tiles and the jokers on each side
-    it reaches fewer than ``min_len`` tiles (a longer overhang is a legal run of its own)."""
+    it reaches fewer than ``min_len`` tiles (a longer overhang is a legal run of its own).
+    All arguments are places in the run (see :func:`_runs`), not numbers."""
     inner_left = min([low, *joker_at])
     inner_right = max([high, *joker_at])
     return inner_left - first < rules.min_len and last - inner_right < rules.min_len

@@ -69,6 +69,17 @@ only builds melds from rack tiles; it also carries the melds' value (each meld a
 reading, a joker worth the tile it stands for), capped at the threshold. A placement counts
 only if that value reaches ``rules.initial_threshold``; otherwise the player draws (all
 zero), which is always allowed.
+
+Under ``rules.continue_after_initial`` the opening turn may go on to the table: every
+sub-multiset of the rack that splits exactly into melds worth the threshold is tried as
+the opening meld, followed by an ordinary turn in which those tiles must go down (see
+:func:`_continued_opening`).
+
+Wrap-around
+===========
+Under ``rules.wrap`` a run is a stretch of places whose numbers go round the top
+(12 13 1 2); :meth:`_Game.melds_with` tries every stretch of at most ``numbers`` places
+through the tile, so the oracle needs nothing else.
 """
 
 from __future__ import annotations
@@ -180,21 +191,29 @@ class _Game:
                     size = 1 + extra + k
                     if rules.min_len <= size <= rules.colours:
                         found.add(tuple(sorted((t, *chosen))) + (self.joker,) * k)
-        # Runs of any length through this tile; numbers below it can only be jokers.
+        # Runs of any length through this tile; numbers below it can only be jokers. A run
+        # is the places first..last around the tile's place ``number``; place p shows the
+        # number p itself, or under wrap-around (p - 1) mod numbers + 1 (12 13 1 2).
         base = colour * rules.numbers
-        for first in range(max(1, number - jokers), number + 1):
-            for last in range(number, rules.numbers + 1):
-                if last - first + 1 < rules.min_len:
+        top = rules.numbers
+        for first in range(number - top + 1, number + 1):
+            if not rules.wrap and first < max(1, number - jokers):
+                continue
+            for last in range(number, first + top):
+                if last - first + 1 < rules.min_len or (not rules.wrap and last > top):
                     continue
-                below = number - first
-                above = range(number + 1, last + 1)
+                others = [(p - 1) % top + 1 for p in range(first, last + 1) if p != number]
+                below = sum(n < number for n in others)
+                if below > jokers:
+                    continue
+                above = [n for n in others if n > number]
                 choices = [(True, False) if avail[base + n - 1] > 0 else (False,) for n in above]
                 for real in product(*choices):
                     k = below + sum(not r for r in real)
                     if k > jokers:
                         continue
                     shape = [t] + [base + n - 1 for n, r in zip(above, real, strict=True) if r]
-                    found.add(tuple(shape) + (self.joker,) * k)
+                    found.add(tuple(sorted(shape)) + (self.joker,) * k)
         return sorted(found)
 
     def joker_melds(self, avail_jokers: int) -> list[Shape]:
@@ -374,6 +393,8 @@ def oracle_answer(
     def melds(shapes: list[Shape]) -> list[Meld]:
         return [Meld(tuple(game.tiles[i] for i in shape)) for shape in shapes]
 
+    if position.initial and position.rules.continue_after_initial:
+        return _continued_opening(search, position)
     if position.initial:
         found = search.open(rack, 0)
         if found is None or search.key(found) <= search.key(ZERO):
@@ -387,6 +408,66 @@ def oracle_answer(
     count, value, jokers, kept = found
     moved = len(position.table_tiles()) - kept
     return Answer(Score(count, value, moved, jokers), melds(search.cover_witness(table, rack, 0)))
+
+
+def _exact_opening(game: _Game, tiles: Counts, memo: dict[Counts, int | None]) -> int | None:
+    """The most value of a partition of *all* these tiles into legal melds (None: none)."""
+    if tiles in memo:
+        return memo[tiles]
+    t = next((i for i in range(game.joker) if tiles[i]), None)
+    if t is None and not tiles[game.joker]:
+        return 0
+    shapes = game.joker_melds(tiles[game.joker]) if t is None else game.melds_with(t, tiles)
+    best: int | None = None
+    for shape in shapes:
+        rest = list(tiles)
+        for i in shape:
+            rest[i] -= 1
+        sub = _exact_opening(game, tuple(rest), memo)
+        if sub is not None:
+            best = max(best or 0, sub + game.best_value(shape))
+    memo[tiles] = best
+    return best
+
+
+def _continued_opening(search: _Search, position: Position) -> Answer:
+    """The opening turn that may go on to the table (``continue_after_initial``).
+
+    Every sub-multiset S of the rack that splits exactly into legal melds worth the
+    threshold is a possible opening meld; the rest of the turn is an ordinary turn in
+    which S must go down (it is added to the tiles to cover, and scored as placed) and
+    any other rack tile may. The best over all S, or drawing, is the answer.
+    """
+    game = search.game
+    rack = game.counts(position.rack)
+    table = game.counts(position.table_tiles())
+    memo: dict[Counts, int | None] = {}
+    best: tuple[Gain, Counts] | None = None
+    for subset in product(*(range(k + 1) for k in rack)):
+        if not any(subset):
+            continue
+        worth = _exact_opening(game, subset, memo)
+        if worth is None or worth < search.threshold:
+            continue
+        req = tuple(a + b for a, b in zip(table, subset, strict=True))
+        opt = tuple(a - b for a, b in zip(rack, subset, strict=True))
+        found = search.cover(req, opt, 0)
+        if found is None:
+            continue
+        jokers = subset[game.joker]
+        value = sum(k * (i % game.rules.numbers + 1) for i, k in enumerate(subset[: game.joker]))
+        gain = _add(found, (sum(subset), value, jokers, 0))
+        if best is None or search.key(gain) > search.key(best[0]):
+            best = (gain, subset)
+    table_size = len(position.table_tiles())
+    if best is None or search.key(best[0]) <= search.key((0, 0, 0, table_size)):
+        return Answer(Score(0, 0, 0, 0), list(position.table))
+    (count, value, jokers, kept), subset = best
+    req = tuple(a + b for a, b in zip(table, subset, strict=True))
+    opt = tuple(a - b for a, b in zip(rack, subset, strict=True))
+    shapes = search.cover_witness(req, opt, 0)
+    melds = [Meld(tuple(game.tiles[i] for i in shape)) for shape in shapes]
+    return Answer(Score(count, value, table_size - kept, jokers), melds)
 
 
 def oracle_score(
