@@ -118,7 +118,9 @@ def extract(
         if values[var]:
             original = position.table[m]
             original_counts = original.counts()
-            if survival.added == 0 and not freed[m]:
+            if model.stay_in:  # staying jokers are placed by the model's own columns below
+                draft = _Draft(survival.tiles, survival.kind, m, original_counts)
+            elif survival.added == 0 and not freed[m]:
                 draft = _Draft(original.tiles, survival.kind, m, original_counts)
                 draft.meanings = _declared_positions(original)
                 stay.pop(m, None)
@@ -138,9 +140,19 @@ def extract(
     )
 
     built: list[_Draft] = []
+    copies: dict[int, list[_Draft]] = {}
     for var, s in model.sets.items():
-        built += [_Draft(s.tiles, s.kind) for _ in range(values[var])]
-    left = sum((c for c in stay.values()), Counter[Tile]())
+        copies[var] = [_Draft(s.tiles, s.kind) for _ in range(values[var])]
+        built += copies[var]
+    # Where the model says staying jokers lie (only when jokers per set could overflow).
+    for var, (col, t) in model.stay_in.items():
+        tile, count = rules.tile_types[t], values[var]
+        if not count:
+            continue
+        targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
+        for k in range(count):  # spread over the copies of a set
+            targets[k % len(targets)].to_joker(tile, 1)
+    left = Counter[Tile]() if model.stay_in else sum((c for c in stay.values()), Counter[Tile]())
     wild = Counter[Tile]()
     for var, t in model.stand_ins.items():  # jokers standing in for tiles of catalogue sets
         wild[rules.tile_types[t]] += values[var]
@@ -162,6 +174,12 @@ def extract(
 
     rack_pool, table_pool = Counter(placed), Counter(moved)
     table_pool[JOKER] += sum(freed[m] for m in survived)  # freed from melds that survive
+    for draft in survived.values():
+        # A tile of a surviving meld that now lies elsewhere (a staying joker that moved
+        # along, or the real tile it stood for) is a moved table tile like any other.
+        away = draft.original - Counter(draft.tiles)
+        draft.original -= away
+        table_pool += away
     result: dict[int, NewMeld] = {}
     # Melds made of rack tiles alone are "new"; extensions prefer rack tiles; the rest is rebuilt.
     for i, draft in enumerate(built):

@@ -73,6 +73,7 @@ class Formulation:
     table_jokers: list[TableJokers] = field(default_factory=list)
     hosts: dict[int, int] = field(default_factory=dict)  # host var -> x var of its set
     stand_ins: dict[int, int] = field(default_factory=dict)  # v var -> tile a joker stands for
+    stay_in: dict[int, tuple[int, int]] = field(default_factory=dict)  # var -> (column, tile)
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     _sum_of: dict[tuple[tuple[int, int], ...], int] = field(default_factory=dict, repr=False)
 
@@ -376,6 +377,8 @@ def formulate(
 
     if guarded:
         _joker_replacement(model, rack, joker, strict=joker_rule is JokerRule.STRICT)
+        if jokers_in_play > rules.max_jokers_per_set:
+            _staying_jokers_per_set(model, joker)
 
     if position.initial and model.placed:
         opened = model.add_variable("o", 0, 1)
@@ -410,6 +413,44 @@ def formulate(
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model
+
+
+def _staying_jokers_per_set(model: Formulation, joker: int) -> None:
+    """A staying table joker is solved as its tile but is still a joker in its set: with
+    more jokers in play than a set may hold, say in which set each one lies and cap jokers
+    per set. ``s[c,t]`` staying jokers standing for ``t`` in the copies of column ``c``."""
+    limit = model.rules.max_jokers_per_set
+    staying: dict[int, list[tuple[int, int]]] = {}
+    for jokers in model.table_jokers:
+        for t, var in jokers.stay.items():
+            staying.setdefault(t, []).append((var, -1))
+    columns = [(var, s.counts) for var, s in model.sets.items()]
+    columns += [(var, survival.counts) for var, (_, survival) in model.kept.items()]
+    for col, counts in columns:
+        inside = [(t, a) for t, a in counts if t in staying]
+        if not inside:
+            continue
+        upper = model.variables[col].upper
+        own = dict(counts).get(joker, 0)
+        terms: list[tuple[int, int]] = []
+        for t, a in inside:
+            var = model.add_variable(f"s{col}_{t}", 0, a * upper)
+            model.stay_in[var] = (col, t)
+            model.constraints.append(
+                Constraint(f"staying in {col}", ((var, 1), (col, -a)), -a * upper, 0)
+            )
+            staying[t].append((var, 1))
+            terms.append((var, 1))
+        model.constraints.append(
+            Constraint(
+                f"jokers per set {col}",
+                (*terms, (col, own - limit)),
+                -(limit + own) * upper - 10,
+                0,
+            )
+        )
+    for t, terms in staying.items():
+        model.constraints.append(Constraint(f"staying jokers {t}", tuple(terms), 0, 0))
 
 
 def _joker_replacement(model: Formulation, rack: Counter[int], joker: int, strict: bool) -> None:
