@@ -180,6 +180,7 @@ _RULE_FLAGS = {
     "threshold": "initial_threshold",
     "joker_penalty": "joker_penalty",
     "continue_after_initial": "continue_after_initial",
+    "joker_rule": "joker_rule",
 }
 
 
@@ -238,6 +239,14 @@ def _rules_options(func: F) -> F:
             default=None,
             help="The opening turn may go on to use the table once the opening meld is down "
             "(standard: no).",
+        ),
+        click.option(
+            "--joker-rule",
+            type=click.Choice(["free", "strict", "locked"]),
+            default=None,
+            help="Jokers already on the table: free (move like any tile; default), strict "
+            "(official: taken only by swapping in their tile from the rack, then played in a "
+            "new set with two rack tiles) or locked (swap only; the joker goes anywhere).",
         ),
     ]
     result: Any = wrapper

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rummikub.models.errors import RulesError
+from rummikub.models.jokers import JokerRule
 from rummikub.models.tile import COLOUR_LETTERS, JOKER, Colour, Tile
 
 MAX_NUMBERS = 40
@@ -27,7 +28,10 @@ class RuleSet:
     * ``wrap``: runs may go round the top (12-13-1, 13-1-2; house rule, off by default);
     * ``joker_penalty``: what a joker left on a rack costs when a round is scored (30);
     * ``continue_after_initial``: whether the turn of the opening meld may go on to use
-      the table (add to and rearrange its melds) once the opening meld is down (off).
+      the table (add to and rearrange its melds) once the opening meld is down (off);
+    * ``joker_rule``: how jokers already on the table may be used: ``free`` (default, as in
+      den Hertog & Hulshof), ``strict`` (official) or ``locked`` (see
+      :class:`~rummikub.models.jokers.JokerRule`).
     """
 
     colours: int = 4
@@ -40,6 +44,7 @@ class RuleSet:
     wrap: bool = False
     joker_penalty: int = 30
     continue_after_initial: bool = False
+    joker_rule: str = "free"
     _tile_types: tuple[Tile, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -49,6 +54,10 @@ class RuleSet:
                 raise RulesError(f"invalid rules: {name} must be true or false, got {value!r}")
             if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
                 raise RulesError(f"invalid rules: {name} must be a whole number, got {value!r}")
+            if kind is JokerRule and value not in tuple(JokerRule):
+                choices = ", ".join(JokerRule)
+                raise RulesError(f"invalid rules: {name} must be one of {choices}, got {value!r}")
+        object.__setattr__(self, "joker_rule", JokerRule(self.joker_rule))
         checks = [
             (2 <= self.colours <= len(COLOUR_LETTERS), f"colours must be 2..{len(COLOUR_LETTERS)}"),
             (1 <= self.numbers <= MAX_NUMBERS, f"numbers must be 1..{MAX_NUMBERS}"),
@@ -145,11 +154,11 @@ class RuleSet:
         """What a rack left at the end of a round costs (jokers at :attr:`joker_penalty`)."""
         return sum(self.penalty(t) for t in tiles)
 
-    def options(self) -> dict[str, int | bool]:
+    def options(self) -> dict[str, int | bool | str]:
         """Every rule option by field name (what a rules file or ``RuleSet(**...)`` takes)."""
         return {name: getattr(self, name) for name in _FIELD_TYPES}
 
-    def changes(self) -> dict[str, int | bool]:
+    def changes(self) -> dict[str, int | bool | str]:
         """The options that differ from the standard game."""
         standard = RuleSet().options()
         return {k: v for k, v in self.options().items() if standard[k] != v}
@@ -173,6 +182,7 @@ _FIELD_TYPES: dict[str, type] = {
     "wrap": bool,
     "joker_penalty": int,
     "continue_after_initial": bool,
+    "joker_rule": JokerRule,
 }
 RULE_OPTIONS = tuple(_FIELD_TYPES)
 """The names of every rule option, in the order of the :class:`RuleSet` fields."""

@@ -44,7 +44,9 @@ def _objective(objective: Objective | str) -> Objective:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
 
 
-def _joker_rule(rule: JokerRule | str) -> JokerRule:
+def _joker_rule(rule: JokerRule | str | None, position: Position) -> JokerRule:
+    if rule is None:
+        return JokerRule(position.rules.joker_rule)
     try:
         return JokerRule(rule)
     except ValueError:
@@ -101,7 +103,7 @@ def solve(
     limit: Limit | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str = JokerRule.FREE,
+    joker_rule: JokerRule | str | None = None,
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
@@ -109,14 +111,15 @@ def solve(
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
     optimal or only the best found within the limit. ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
-    ``joker_rule`` says how table jokers may be used (:class:`JokerRule`).
+    ``joker_rule`` says how table jokers may be used (:class:`JokerRule`); by default the
+    position's rules say (``RuleSet.joker_rule``).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit(seconds=time_limit)
     position.validate()
-    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule))
+    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule, position))
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
 
 
@@ -156,7 +159,7 @@ def solve_top(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str = JokerRule.FREE,
+    joker_rule: JokerRule | str | None = None,
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
@@ -171,7 +174,7 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule))
+    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule, position))
     moves: list[Move] = []
     seen: set[tuple[object, ...]] = set()
     exhausted = False

@@ -228,11 +228,14 @@ def formulate(
     position: Position,
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
-    joker_rule: JokerRule | str = JokerRule.FREE,
+    joker_rule: JokerRule | str | None = None,
 ) -> Formulation:
-    """The integer program for the best move in a (validated) position."""
+    """The integer program for the best move in a (validated) position.
+
+    ``joker_rule`` defaults to the position's rules (``RuleSet.joker_rule``).
+    """
     rules = position.rules
-    joker_rule = JokerRule(joker_rule)
+    joker_rule = JokerRule(rules.joker_rule if joker_rule is None else joker_rule)
     model = Formulation(rules)
     model.joker_rule = joker_rule
     joker = rules.joker_index
