@@ -54,8 +54,8 @@ class RuleSet:
                 raise RulesError(f"invalid rules: {name} must be true or false, got {value!r}")
             if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
                 raise RulesError(f"invalid rules: {name} must be a whole number, got {value!r}")
-            if kind is JokerRule and value not in tuple(JokerRule):
-                choices = ", ".join(JokerRule)
+            if kind is JokerRule and value not in JOKER_RULES:
+                choices = ", ".join(JOKER_RULES)
                 raise RulesError(f"invalid rules: {name} must be one of {choices}, got {value!r}")
         object.__setattr__(self, "joker_rule", JokerRule(self.joker_rule))
         checks = [
@@ -170,6 +170,8 @@ class RuleSet:
 
         return preset(name)
 
+
+JOKER_RULES: tuple[str, ...] = tuple(rule.value for rule in JokerRule)
 
 _FIELD_TYPES: dict[str, type] = {
     "colours": int,
