@@ -617,5 +617,14 @@ def rules_command(as_json: bool, rules: RuleSet) -> None:
     click.echo("\n".join(lines))
 
 
+def _register_arena() -> None:
+    from rummikub.cli.arena import arena  # imports only click; the arena loads when run
+
+    main.add_command(arena)
+
+
+_register_arena()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

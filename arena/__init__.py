@@ -1,0 +1,65 @@
+"""The arena: play Rummikub games between strategies, run tournaments, measure who is stronger.
+
+* :mod:`~rummikub.arena.game` — the engine (deal, turns checked by the validator, scoring);
+* :mod:`~rummikub.arena.protocol` — what a player sees (:class:`PlayerView`) and answers;
+* :mod:`~rummikub.arena.players` — built-in strategies and ``module:callable`` players;
+* :mod:`~rummikub.arena.record` / :mod:`~rummikub.arena.replay` — JSON Lines records;
+* :mod:`~rummikub.arena.tournament` — seat-rotated schedules run in parallel;
+* :mod:`~rummikub.arena.stats` — Wilson intervals, Elo, SPRT.
+"""
+
+from rummikub.arena.errors import ArenaError, IllegalPlayError, RecordError
+from rummikub.arena.game import (
+    Deal,
+    GameConfig,
+    GameResult,
+    RoundResult,
+    RoundState,
+    Turn,
+    deal_round,
+    play_game,
+    play_round,
+    play_turn,
+)
+from rummikub.arena.players import STRATEGIES, Strategy, make_player, strategy_names
+from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
+from rummikub.arena.record import GameRecorder, read_events, write_events
+from rummikub.arena.replay import replay_file, replay_game
+from rummikub.arena.stats import EloEstimate, Sprt, wilson
+from rummikub.arena.tournament import TournamentConfig, TournamentResult, run_tournament
+
+__all__ = [
+    "DRAW",
+    "STRATEGIES",
+    "Action",
+    "ArenaError",
+    "Deal",
+    "EloEstimate",
+    "GameConfig",
+    "GameRecorder",
+    "GameResult",
+    "IllegalPlayError",
+    "Play",
+    "Player",
+    "PlayerView",
+    "RecordError",
+    "RoundResult",
+    "RoundState",
+    "Sprt",
+    "Strategy",
+    "TournamentConfig",
+    "TournamentResult",
+    "Turn",
+    "deal_round",
+    "make_player",
+    "play_game",
+    "play_round",
+    "play_turn",
+    "read_events",
+    "replay_file",
+    "replay_game",
+    "run_tournament",
+    "strategy_names",
+    "wilson",
+    "write_events",
+]

@@ -1,0 +1,127 @@
+"""A human-like player without the solver: play the obvious sets, then extend table melds.
+
+Sets from the rack are found greedily (long runs and groups, in whichever order places
+more tiles; then jokers complete pairs). Before opening it plays those sets if they are
+worth the threshold; after opening it also lays single rack tiles onto table melds (the
+end of a run, the fourth tile of a group) as long as one fits. It never rearranges the
+table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rummikub.models.meld import Meld, readings
+from rummikub.models.rules import RuleSet
+from rummikub.models.tile import JOKER, Colour, Tile
+
+
+def _runs(counts: Counter[Tile], rules: RuleSet) -> list[Meld]:
+    """Take the longest runs of distinct consecutive numbers out of ``counts``."""
+    found: list[Meld] = []
+    for c in range(rules.colours):
+        colour = Colour(c)
+        while True:
+            best: list[Tile] = []
+            current: list[Tile] = []
+            for n in range(1, rules.numbers + 2):
+                tile = Tile(colour, n) if n <= rules.numbers else None
+                if tile is not None and counts[tile] > 0:
+                    current.append(tile)
+                    continue
+                if len(current) > len(best):
+                    best = current
+                current = []
+            if len(best) < rules.min_len:
+                break
+            counts.subtract(best)
+            found.append(Meld(tuple(best)))
+    return found
+
+
+def _groups(counts: Counter[Tile], rules: RuleSet) -> list[Meld]:
+    """Take groups (one tile per colour of a number) out of ``counts``."""
+    found: list[Meld] = []
+    for n in range(1, rules.numbers + 1):
+        while True:
+            tiles = [Tile(Colour(c), n) for c in range(rules.colours)]
+            present = [t for t in tiles if counts[t] > 0]
+            if len(present) < rules.min_len:
+                break
+            counts.subtract(present)
+            found.append(Meld(tuple(present)))
+    return found
+
+
+def _with_jokers(counts: Counter[Tile], jokers: int, rules: RuleSet) -> list[Meld]:
+    """Complete pairs (near neighbours of a colour, or two colours of a number) with jokers."""
+    found: list[Meld] = []
+    need = rules.min_len - 2
+    if need < 1 or need > rules.max_jokers_per_set:
+        return found
+    for tile in sorted(+counts, key=lambda t: -t.value):  # high tiles first: more value
+        while jokers >= need and counts[tile] > 0:
+            partner = None
+            for other in sorted(+counts, key=lambda t: -t.value):
+                if other == tile or counts[other] <= 0:
+                    continue
+                candidate = (tile, other) + (JOKER,) * need
+                if readings(candidate, rules):
+                    partner = other
+                    break
+            if partner is None:
+                break
+            counts[tile] -= 1
+            counts[partner] -= 1
+            jokers -= need
+            found.append(Meld((tile, partner) + (JOKER,) * need))
+    return found
+
+
+def rack_sets(rack: Sequence[Tile], rules: RuleSet, use_jokers: bool = True) -> list[Meld]:
+    """Disjoint legal sets made of rack tiles, found greedily (not necessarily the most)."""
+    best: list[Meld] = []
+    best_key = (-1, -1)
+    for order in ("runs", "groups"):
+        counts = Counter(t for t in rack if not t.is_joker)
+        jokers = len(rack) - sum(counts.values())
+        if order == "runs":
+            melds = _runs(counts, rules) + _groups(counts, rules)
+        else:
+            melds = _groups(counts, rules) + _runs(counts, rules)
+        if use_jokers:
+            melds += _with_jokers(counts, jokers, rules)
+        key = (sum(len(m) for m in melds), sum(meld_value(m, rules) for m in melds))
+        if key > best_key:
+            best, best_key = melds, key
+    return best
+
+
+def meld_value(meld: Meld, rules: RuleSet) -> int:
+    """The meld's value for the opening threshold (jokers count as what they stand for)."""
+    return max((r.value for r in meld.readings(rules)), default=0)
+
+
+def extend_table(
+    table: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet
+) -> tuple[list[Meld], list[Tile]]:
+    """Lay single real rack tiles onto table melds while any fits; the new table and the tiles
+    laid."""
+    melds = list(table)
+    left = sorted((t for t in rack if not t.is_joker), key=Tile.sort_key)
+    laid: list[Tile] = []
+    changed = True
+    while changed:
+        changed = False
+        for tile in list(left):
+            for i, meld in enumerate(melds):
+                grown = Meld((*meld.tiles, tile))
+                found = grown.readings(rules)
+                if found:
+                    melds[i] = Meld(found[0].laid_out()) if not meld.jokers else grown
+                    left.remove(tile)
+                    laid.append(tile)
+                    changed = True
+                    break
+    return melds, laid

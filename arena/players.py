@@ -1,0 +1,220 @@
+"""The built-in strategies, the registry that names them, and loading ``module:callable``.
+
+Every built-in is deterministic: the solver runs single-threaded with a fixed seed, and
+the heuristics have no randomness, so a seeded game replays move for move.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rummikub.arena.errors import ArenaError
+from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
+from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
+from rummikub.models.position import Position
+
+if TYPE_CHECKING:
+    from rummikub.solver import Move
+
+DEFAULT_TIME_LIMIT = 5.0  # seconds per solve; a typical game position solves in 5..30 ms
+
+
+class NeverPlay:
+    """Always draws: the floor every strategy should beat."""
+
+    def __call__(self, view: PlayerView) -> Action | None:
+        return None
+
+
+class SolverPlayer:
+    """Plays the solver's best move for an objective, every turn it can place anything.
+
+    Before opening it solves the rack alone (the opening meld may not touch the table),
+    which is the same move as solving the whole position with ``initial`` and faster.
+    ``solves`` counts the solver calls.
+    """
+
+    def __init__(
+        self,
+        objective: str = "tiles",
+        keep_jokers: bool = False,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+    ) -> None:
+        from rummikub.solver import Limit
+
+        self.objective = objective
+        self.keep_jokers = keep_jokers
+        self.limit = Limit(seconds=time_limit, workers=1)
+        self.solves = 0
+
+    def solve(self, position: Position) -> Move:
+        """The solver's best move for a position under this player's objective."""
+        from rummikub.solver import solve
+
+        self.solves += 1
+        return solve(position, self.objective, keep_jokers=self.keep_jokers, limit=self.limit)
+
+    def best(self, view: PlayerView) -> Play:
+        """The best move this turn (a draw when nothing can be placed)."""
+        if not view.opened:
+            move = self.solve(Position((), view.rack, True, view.rules))
+            if move.is_draw:
+                return DRAW
+            return Play(view.table + tuple(move.melds), move.placed)
+        move = self.solve(view.position())
+        return DRAW if move.is_draw else Play(tuple(move.melds), move.placed)
+
+    def __call__(self, view: PlayerView) -> Action | None:
+        return self.best(view)
+
+
+class RackOnly(SolverPlayer):
+    """Best sets made from the rack alone, never touching the table melds."""
+
+    def best(self, view: PlayerView) -> Play:
+        move = self.solve(Position((), view.rack, not view.opened, view.rules))
+        return DRAW if move.is_draw else Play(view.table + tuple(move.melds), move.placed)
+
+
+class HoldBack(SolverPlayer):
+    """Opens as soon as it can; after that keeps its tiles while the rack holds at least
+    ``hold_at`` tiles, unless the best move empties the rack or the pool is down to
+    ``pool_low`` tiles."""
+
+    def __init__(
+        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = DEFAULT_TIME_LIMIT
+    ) -> None:
+        super().__init__(time_limit=time_limit)
+        self.hold_at = hold_at
+        self.pool_low = pool_low
+
+    def __call__(self, view: PlayerView) -> Action | None:
+        play = self.best(view)
+        if play.is_draw or not view.opened:
+            return play
+        empties = len(play.placed) == len(view.rack)
+        if empties or view.pool_size <= self.pool_low or len(view.rack) < self.hold_at:
+            return play
+        return DRAW
+
+
+class Heuristic:
+    """Human-like, no solver: the obvious sets from the rack, then single tiles laid onto
+    the ends of runs and into groups (see :mod:`rummikub.arena.heuristic`)."""
+
+    def __call__(self, view: PlayerView) -> Action | None:
+        rules = view.rules
+        sets = rack_sets(view.rack, rules)
+        if not view.opened:
+            if sum(meld_value(m, rules) for m in sets) < rules.initial_threshold or not sets:
+                return None
+            return Play(view.table + tuple(sets), tuple(t for m in sets for t in m.tiles))
+        placed = [t for m in sets for t in m.tiles]
+        left = list(view.rack)
+        for tile in placed:
+            left.remove(tile)
+        table, laid = extend_table(view.table + tuple(sets), left, rules)
+        placed += laid
+        return Play(tuple(table), tuple(placed)) if placed else None
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A built-in strategy: its name, a one-line summary, and how to make a fresh player."""
+
+    name: str
+    summary: str
+    make: Callable[[float], Player]  # takes the solver time limit per move
+    uses_solver: bool = True
+
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("never-play", "always draws (the floor)", lambda t: NeverPlay(), False),
+        Strategy(
+            "sets-only",
+            "best sets from the rack alone (solver), never touches table melds",
+            lambda t: RackOnly(time_limit=t),
+        ),
+        Strategy(
+            "optimal",
+            "greedy: the solver's move placing the most tiles, every turn",
+            lambda t: SolverPlayer("tiles", time_limit=t),
+        ),
+        Strategy(
+            "greedy",
+            "same strategy as optimal, under a second name (a control entrant)",
+            lambda t: SolverPlayer("tiles", time_limit=t),
+        ),
+        Strategy(
+            "max-value",
+            "the solver's move placing the most value, every turn",
+            lambda t: SolverPlayer("value", time_limit=t),
+        ),
+        Strategy(
+            "hold-back",
+            "optimal moves, but after opening holds its tiles while it has >= 8 unless the "
+            "move empties the rack or the pool is <= 10",
+            lambda t: HoldBack(time_limit=t),
+        ),
+        Strategy(
+            "keep-jokers",
+            "optimal, but plays a joker only when it lets more real tiles go down",
+            lambda t: SolverPlayer("tiles", keep_jokers=True, time_limit=t),
+        ),
+        Strategy(
+            "human",
+            "no solver: plays obvious sets from the rack, then extends runs and groups",
+            lambda t: Heuristic(),
+            False,
+        ),
+    )
+}
+ALIASES = {"never": "never-play", "heuristic": "human", "rack-only": "sets-only"}
+
+
+def strategy_names() -> list[str]:
+    """The built-in strategy names, in listing order."""
+    return list(STRATEGIES)
+
+
+def make_player(spec: str, time_limit: float = DEFAULT_TIME_LIMIT) -> Player:
+    """A fresh player for a spec: a built-in name, or ``module:callable``.
+
+    ``module:callable`` names either a player (a callable taking a :class:`PlayerView`)
+    or a class, which is instantiated with no arguments for every game.
+    """
+    name = ALIASES.get(spec, spec)
+    if name in STRATEGIES:
+        return STRATEGIES[name].make(time_limit)
+    if ":" not in spec:
+        known = ", ".join(STRATEGIES)
+        raise ArenaError(f"unknown strategy {spec!r}: use one of {known}, or module:callable")
+    module_name, _, attribute = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ArenaError(f"player {spec!r}: cannot import {module_name!r} ({error})") from None
+    target: object = module
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ArenaError(f"player {spec!r}: {module_name} has no {attribute!r}") from None
+    if inspect.isclass(target):
+        target = target()
+    if not callable(target):
+        raise ArenaError(f"player {spec!r}: {attribute!r} is not callable")
+    return target
+
+
+def uses_solver(spec: str) -> bool:
+    """Whether a spec is a built-in strategy that calls the solver (custom players: unknown,
+    counted as no)."""
+    strategy = STRATEGIES.get(ALIASES.get(spec, spec))
+    return strategy is not None and strategy.uses_solver

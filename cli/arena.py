@@ -1,0 +1,482 @@
+"""``rummikub arena``: play tournaments between strategies and report the statistics.
+
+Everything heavy (the arena, the solver, matplotlib, Ray) is imported inside the command,
+so ``rummikub --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import sys
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from rummikub.arena.tournament import TournamentResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ArenaInputError(click.ClickException):
+    """Bad input or an illegal move: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def _fail(message: str) -> NoReturn:
+    raise ArenaInputError(" ".join(message.split()))
+
+
+def _guard(func: F) -> F:
+    """Library errors become exit 2, anything unexpected exit 1; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from rummikub.models.errors import RummikubError
+
+        try:
+            return func(*args, **kwargs)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except RummikubError as error:
+            _fail(str(error))
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as error:
+            notes = " ".join(getattr(error, "__notes__", []))
+            message = " ".join(f"{type(error).__name__}: {error} {notes}".split())
+            click.echo(f"internal error: {message}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _strategy_list() -> str:
+    from rummikub.arena.players import ALIASES, STRATEGIES
+
+    width = max(len(name) for name in STRATEGIES)
+    lines = [f"  {name:<{width}}  {s.summary}" for name, s in STRATEGIES.items()]
+    aliases = ", ".join(f"{a} = {b}" for a, b in ALIASES.items())
+    lines.append(f"  aliases: {aliases}")
+    lines.append("  module:callable  your own player (a callable taking a PlayerView, or a class)")
+    return "\n".join(lines)
+
+
+def _parse_sprt(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    parts = text.replace(" ", "").split(",")
+    try:
+        elo0, elo1 = (float(p) for p in parts)
+    except ValueError:
+        _fail(f"--sprt takes two Elo bounds like 0,10, got {text!r}")
+    if not elo0 < elo1:
+        _fail(f"--sprt needs elo0 < elo1, got {text!r}")
+    return elo0, elo1
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _elo(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"
+
+
+def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
+    """The human-readable report: the standings table, head to head, SPRT, figures."""
+    data = result.to_json()
+    config = result.config
+    cycle = config.cycle
+    lines = [
+        f"{data['games']} games of {data['seats']} players, seed {data['seed']}"
+        + (f", matches to {config.game.target}" if config.game.target else ", one round each")
+        + f"; schedule cycle {cycle} games (every seat order)"
+    ]
+    if data["games"] % cycle:
+        lines.append(f"note: {data['games']} is not a multiple of {cycle}: seats are unbalanced")
+    headers = ["player", "games", "wins", "win rate", "95% CI", "mean score", "tiles left"]
+    rows = [
+        [
+            p["name"],
+            str(p["games"]),
+            str(p["wins"]),
+            _percent(p["win_rate"]),
+            f"{_percent(p['win_rate_ci'][0])}-{_percent(p['win_rate_ci'][1])}",
+            f"{p['mean_score']:+.1f}",
+            f"{p['mean_tiles_left']:.1f}",
+        ]
+        for p in data["players"]
+    ]
+    if config.game.target:
+        headers.insert(6, "per round")
+        for row, p in zip(rows, data["players"], strict=True):
+            row.insert(6, f"{p['mean_round_score']:+.1f}")
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines.append("")
+    lines.append(
+        "  ".join(
+            h.ljust(w) if i == 0 else h.rjust(w)
+            for i, (h, w) in enumerate(zip(headers, widths, strict=True))
+        )
+    )
+    for row in rows:
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+    lines.append("")
+    lines.append("head to head (Elo of the first over the second, 95% interval):")
+    for pair in result.pairs:
+        estimate = pair.estimate()
+        low, high = estimate.interval
+        a, b = result.entrants[pair.a].name, result.entrants[pair.b].name
+        lines.append(
+            f"  {a} vs {b}: +{pair.wins} ={pair.draws} -{pair.losses}"
+            f"  score {_percent(estimate.score)}  Elo {_elo(estimate.elo)}"
+            f" [{_elo(low)}, {_elo(high)}]"
+        )
+    sprt = data["sprt"]
+    if sprt is not None:
+        verdict = {
+            "H1": f"H1 accepted: {sprt['a']} is stronger by >= {sprt['elo1']:g} Elo",
+            "H0": f"H0 accepted: {sprt['a']} is not stronger by {sprt['elo1']:g} Elo"
+            + (f" ({sprt['stronger']} is stronger)" if sprt["stronger"] else ""),
+            None: "no decision yet (game limit reached)",
+        }[sprt["decision"]]
+        lines.append("")
+        lines.append(
+            f"SPRT {sprt['a']} vs {sprt['b']} elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}"
+            f" alpha={sprt['alpha']:g} beta={sprt['beta']:g}: LLR {sprt['llr']:.2f}"
+            f" in [{sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}] after {sprt['games']}"
+            f" games; {verdict}"
+        )
+    timing = data["timing"]
+    lines.append("")
+    lines.append(
+        f"mean turns per game {data['mean_turns']:.1f}, blocked rounds {data['blocked_rounds']},"
+        f" first mover won {_percent(data['first_mover_win_rate'])}"
+    )
+    lines.append(
+        f"{data['games']} games in {timing['seconds']:.1f} s"
+        f" ({timing['games_per_second'] or 0:.2f} games/s, {timing['solves_per_second'] or 0:.0f}"
+        f" solves/s; {executor}, {jobs} job{'s' if jobs != 1 else ''})"
+    )
+    return "\n".join(lines)
+
+
+PLAYER_COLUMNS = [
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "win_rate_ci_low",
+    "win_rate_ci_high",
+    "mean_score",
+    "mean_round_score",
+    "mean_match_score",
+    "mean_tiles_left",
+    "mean_turns",
+]
+
+
+def write_csv(result: TournamentResult, path: str) -> None:
+    """One row per player, the columns of the ``--json`` players."""
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(PLAYER_COLUMNS)
+        for p in result.to_json(timing=False)["players"]:
+            low, high = p["win_rate_ci"]
+            row = p | {"win_rate_ci_low": low, "win_rate_ci_high": high}
+            writer.writerow(["" if row[c] is None else row[c] for c in PLAYER_COLUMNS])
+
+
+def write_games_csv(result: TournamentResult, path: str) -> None:
+    """One row per game: seed, who sat where, the winner, scores, turns."""
+    import csv
+
+    names = [e.name for e in result.entrants]
+    seats = result.config.table_size
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            ["game", "deal", "seed", "winner", "first", "turns", "rounds", "reason"]
+            + [f"seat{s}" for s in range(seats)]
+            + [f"score{s}" for s in range(seats)]
+        )
+        for g in result.summaries:
+            writer.writerow(
+                [
+                    g.index,
+                    g.deal,
+                    g.seed,
+                    names[g.lineup[g.winner]],
+                    names[g.lineup[g.first]],
+                    g.turns,
+                    len(g.reasons),
+                    g.reasons[-1],
+                ]
+                + [names[e] for e in g.lineup]
+                + list(g.scores)
+            )
+
+
+def _replay(path: str, as_json: bool) -> None:
+    from rummikub.arena.replay import replay_file
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            results = replay_file(handle)
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror or error}")
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "games": len(results),
+                    "results": [
+                        {
+                            "players": list(g.names),
+                            "winner": g.names[g.winner],
+                            "totals": list(g.totals),
+                            "rounds": len(g.rounds),
+                            "turns": g.turns,
+                        }
+                        for g in results
+                    ],
+                }
+            )
+        )
+        return
+    for number, g in enumerate(results):
+        scores = ", ".join(f"{n} {t:+d}" for n, t in zip(g.names, g.totals, strict=True))
+        click.echo(f"game {number}: {g.names[g.winner]} won in {g.turns} turns ({scores})")
+    click.echo(f"{len(results)} games replayed: every move legal, every result as recorded")
+
+
+@click.command(
+    help="""Play a tournament between strategies and report win rates, scores and Elo.
+
+\b
+Every combination of --seats entrants plays in every seat order on a
+shared deal (so deal and seat luck cancel out); each game's seed is
+derived from --seed, so the numbers never depend on --jobs.
+\b
+Examples:
+  rummikub arena --list
+  rummikub arena --players optimal,hold-back,greedy,sets-only --games 2000 --seed 1 --jobs 2
+  rummikub arena --players optimal,human --sprt 0,50 --games 5000 --jobs 2
+  rummikub arena --players optimal,mybot:play --games 100 --json
+  rummikub arena --replay games.jsonl
+""",
+)
+@click.option("--players", "-p", help="Comma-separated strategies (see --list) or module:callable.")
+@click.option("--list", "list_players", is_flag=True, help="List the built-in strategies.")
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Games to play (the maximum with --sprt).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1, max=256),
+    default=1,
+    show_default=True,
+    help="Parallel worker processes (Ray: tasks in flight / 4).",
+)
+@click.option(
+    "--seats",
+    type=click.IntRange(min=2, max=4),
+    default=None,
+    help="Players per game (default: all entrants, at most 4).",
+)
+@click.option("--match", is_flag=True, help="Each game is a match of rounds to --target points.")
+@click.option(
+    "--target",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Match target with --match.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.001),
+    default=5.0,
+    show_default=True,
+    help="Seconds per solver call for solver-based players.",
+)
+@click.option(
+    "--sprt",
+    metavar="ELO0,ELO1",
+    help="Stop when the SPRT between the first two players decides (e.g. 0,10).",
+)
+@click.option(
+    "--sprt-alpha",
+    type=click.FloatRange(0.0001, 0.4999),
+    default=0.05,
+    show_default=True,
+    help="SPRT false-positive rate.",
+)
+@click.option(
+    "--sprt-beta",
+    type=click.FloatRange(0.0001, 0.4999),
+    default=0.05,
+    show_default=True,
+    help="SPRT false-negative rate.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["process", "ray", "serial"]),
+    default="process",
+    show_default=True,
+    help="Where games run: local processes, a Ray cluster (pip install 'rummikub[ray]',"
+    " RAY_ADDRESS or --ray-address), or this process.",
+)
+@click.option("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--json-file", metavar="FILE", help="Also write the --json object to FILE.")
+@click.option("--csv", "csv_path", metavar="FILE", help="Write the player table as CSV.")
+@click.option("--games-csv", metavar="FILE", help="Write one CSV row per game.")
+@click.option(
+    "--plot",
+    "plot_path",
+    metavar="FILE",
+    help="Plot win rates and score distributions (pip install 'rummikub[plot]').",
+)
+@click.option(
+    "--record",
+    "record_path",
+    metavar="FILE",
+    help="Record every game (deal and every move) as JSON Lines.",
+)
+@click.option(
+    "--replay",
+    "replay_path",
+    metavar="FILE",
+    help="Replay a record, re-checking every move, and print the results.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr (default: only on a terminal).",
+)
+@_guard
+def arena(
+    players: str | None,
+    list_players: bool,
+    games: int,
+    seed: int,
+    jobs: int,
+    seats: int | None,
+    match: bool,
+    target: int,
+    time_limit: float,
+    sprt: str | None,
+    sprt_alpha: float,
+    sprt_beta: float,
+    executor: str,
+    ray_address: str | None,
+    as_json: bool,
+    json_file: str | None,
+    csv_path: str | None,
+    games_csv: str | None,
+    plot_path: str | None,
+    record_path: str | None,
+    replay_path: str | None,
+    progress: bool | None,
+) -> None:
+    if list_players:
+        click.echo("Built-in strategies:\n" + _strategy_list())
+        return
+    if replay_path is not None:
+        _replay(replay_path, as_json)
+        return
+    if not players:
+        _fail("give --players (comma-separated, see --list), --list or --replay")
+
+    from rummikub.arena.game import GameConfig
+    from rummikub.arena.players import make_player
+    from rummikub.arena.record import write_events
+    from rummikub.arena.stats import Sprt
+    from rummikub.arena.tournament import TournamentConfig, run_tournament
+
+    if os.getcwd() not in sys.path:  # module:callable resolves from here, as with python -m
+        sys.path.insert(0, os.getcwd())
+    specs = tuple(p.strip() for p in players.split(",") if p.strip())
+    for spec in specs:
+        make_player(spec, time_limit)  # fail fast, in this process, on a bad name
+    if plot_path is not None:
+        from rummikub.arena.plot import import_pyplot
+
+        import_pyplot()  # a missing matplotlib is reported before the games, not after
+    if executor == "ray":
+        from rummikub.arena.executors import import_ray
+
+        import_ray()
+    bounds = _parse_sprt(sprt)
+    config = TournamentConfig(
+        players=specs,
+        games=games,
+        seed=seed,
+        seats=seats,
+        game=GameConfig(target=target if match else None),
+        time_limit=time_limit,
+        sprt=Sprt(*bounds, alpha=sprt_alpha, beta=sprt_beta) if bounds else None,
+        record=record_path is not None,
+    )
+    show = sys.stderr.isatty() if progress is None else progress
+    bar: Any = None
+    if show:
+        bar = click.progressbar(length=games, label="games", file=sys.stderr, show_pos=True)
+        bar.__enter__()
+    try:
+        result = run_tournament(
+            config,
+            executor=executor,
+            jobs=jobs,
+            progress=(lambda _: bar.update(1)) if bar is not None else None,
+            ray_address=ray_address,
+        )
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if record_path is not None:
+        with open(record_path, "w", encoding="utf-8") as handle:
+            for summary in result.summaries:
+                write_events(summary.events, handle)
+    if json_file is not None:
+        with open(json_file, "w", encoding="utf-8") as handle:
+            json.dump(result.to_json(), handle, indent=1)
+            handle.write("\n")
+    if csv_path is not None:
+        write_csv(result, csv_path)
+    if games_csv is not None:
+        write_games_csv(result, games_csv)
+    if plot_path is not None:
+        from rummikub.arena.plot import plot_result
+
+        plot_result(result, plot_path)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        click.echo(render_text(result, jobs, executor))
