@@ -72,3 +72,25 @@ def test_highs_agrees_on_a_sample() -> None:
 def test_unknown_backend_is_a_clear_error() -> None:
     with pytest.raises(SolverError, match="unknown backend 'gurobi'"):
         solve(POSITIONS[0][1], backend="gurobi")
+
+
+def test_missing_backend_package_names_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pulp(name: str, *args: object, **kwargs: object) -> object:
+        if name == "pulp" or name.startswith("pulp."):
+            raise ImportError("No module named 'pulp'")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_pulp)
+    with pytest.raises(SolverError, match="pip install pulp"):
+        solve(POSITIONS[0][1], backend="cbc")
+    from click.testing import CliRunner
+
+    from rummikub.cli.main import main
+
+    result = CliRunner().invoke(main, ["solve", "--rack", "r1 r2 r3", "--backend", "highs"])
+    assert result.exit_code == 2
+    assert "pip install" in result.stderr and "Traceback" not in result.output
