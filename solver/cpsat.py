@@ -5,12 +5,48 @@ Import this module lazily: loading OR-Tools costs about 0.2 s.
 
 from __future__ import annotations
 
+import importlib
+import sys
 import time
-
-from ortools.sat.python import cp_model
+import types
+from typing import Any
 
 from rummikub.solver.formulation import Formulation, Terms
 from rummikub.solver.limits import Limit, RawSolution, Status
+
+
+class _OnDemand(types.ModuleType):
+    """A module that imports the real one on first use."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(importlib.import_module(self.__name__), name)
+
+
+def _import_cp_model() -> types.ModuleType:
+    """Import CP-SAT without paying ~130 ms for pandas at start-up.
+
+    ``cp_model`` imports pandas only for its pandas-based helpers (variable series), which
+    this backend never calls; at import it merely names ``pd.Index`` and ``pd.Series`` in
+    type aliases. Unless pandas is already loaded, those names come from a stand-in during
+    the import, and afterwards ``cp_model.pd`` imports the real pandas on first use, so
+    those helpers still work for anyone else in the process.
+    """
+    if "ortools.sat.python.cp_model" in sys.modules or "pandas" in sys.modules:
+        return importlib.import_module("ortools.sat.python.cp_model")
+    stand_in = types.ModuleType("pandas")
+    stand_in.Index = type("Index", (), {})  # type: ignore[attr-defined]
+    stand_in.Series = type("Series", (), {})  # type: ignore[attr-defined]
+    sys.modules["pandas"] = stand_in
+    try:
+        module = importlib.import_module("ortools.sat.python.cp_model")
+    finally:
+        if sys.modules.get("pandas") is stand_in:
+            del sys.modules["pandas"]
+    module.pd = _OnDemand("pandas")  # type: ignore[attr-defined]
+    return module
+
+
+cp_model: Any = _import_cp_model()
 
 
 class CpSatSession:
@@ -35,7 +71,7 @@ class CpSatSession:
         for var, (_, survival) in model.kept.items():
             cp.add_hint(self.xs[var], 1 if survival.added == 0 else 0)
 
-    def _expr(self, terms: Terms) -> cp_model.LinearExprT:
+    def _expr(self, terms: Terms) -> Any:
         return cp_model.LinearExpr.weighted_sum(
             [self.xs[var] for var, _ in terms], [coef for _, coef in terms]
         )
@@ -74,7 +110,7 @@ class CpSatSession:
             raise AssertionError(f"CP-SAT reports the model as {solver.status_name(code)}")
         else:
             return RawSolution(Status.UNKNOWN, (), elapsed)
-        values = tuple(int(v) for v in solver.values(self.xs))
+        values = tuple(solver.response_proto.solution)  # in variable order
         return RawSolution(status, values, elapsed)
 
 
