@@ -36,9 +36,11 @@ from common import (
     class_positions,
     fmt_ms,
     peer_version,
+    quiet_stdout,
     table,
     tiles_in_play,
 )
+
 from rummikub.models.position import Position
 from rummikub.solver import Limit, Status, solve
 
@@ -50,37 +52,46 @@ class ClassResult:
     name: str
     ours: list[float] = field(default_factory=list)
     peer: list[float] = field(default_factory=list)
+    ours_cpu: list[float] = field(default_factory=list)
+    peer_cpu: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     not_optimal: int = 0
     disagreements: list[tuple[Position, int, int]] = field(default_factory=list)
 
 
-def run(per_class: int, workers: int, seconds: float, with_peer: bool) -> list[ClassResult]:
+def run(
+    per_class: int, workers: int, seconds: float, with_peer: bool, backend: str | None
+) -> list[ClassResult]:
     """Solve every position of every class with both solvers."""
     limit = Limit(seconds=seconds, workers=workers)
-    peer = Peer() if with_peer else None
+    peer = Peer(backend) if with_peer else None
+    if peer is not None:
+        print(f"  peer backend: {peer.backend}", file=sys.stderr)
     if peer is not None:
         check_peer_colour_order()
     # Warm-up: imports done, CP-SAT loaded, the peer's cvxpy problems compiled.
-    for warm in class_positions(CLASSES[2], 3, base_seed=9_999_000):
-        solve(warm, limit=limit)
-        if peer is not None:
-            peer.solve_count(warm)
+    with quiet_stdout():  # HiGHS prints a banner on its first solve
+        for warm in class_positions(CLASSES[2], 3, base_seed=9_999_000):
+            solve(warm, limit=limit)
+            if peer is not None:
+                peer.solve_count(warm)
 
     results = []
     for size in CLASSES:
         result = ClassResult(size.name)
         for position in class_positions(size, per_class):
             result.sizes.append(tiles_in_play(position))
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             move = solve(position, objective="tiles", keep_jokers=False, limit=limit)
             result.ours.append(time.perf_counter() - started)
+            result.ours_cpu.append(time.process_time() - cpu)
             if move.status is not Status.OPTIMAL:
                 result.not_optimal += 1
             if peer is not None:
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 count = peer.solve_count(position)
                 result.peer.append(time.perf_counter() - started)
+                result.peer_cpu.append(time.process_time() - cpu)
                 if count != move.placed_count:
                     result.disagreements.append((position, move.placed_count, count))
         results.append(result)
@@ -88,7 +99,7 @@ def run(per_class: int, workers: int, seconds: float, with_peer: bool) -> list[C
     return results
 
 
-def report(results: list[ClassResult]) -> str:
+def report(results: list[ClassResult], backend: str) -> str:
     """The plain-text tables."""
     rows = []
     for r in results:
@@ -116,8 +127,28 @@ def report(results: list[ClassResult]) -> str:
         "peer med", "p95", "p99", "max",
         "med ratio", "p95 ratio",
     ]
-    lines = ["warm solve times in ms (ours / peer ratios: lower is better for us)", ""]
+    lines = [
+        "warm solve wall times in ms (ours / peer ratios: lower is better for us); "
+        f"peer backend {backend}",
+        "",
+    ]
     lines.append(table(rows, header))
+    cpu_rows = []
+    for r in results:
+        ours, peer = Summary.of(r.ours_cpu), Summary.of(r.peer_cpu)
+        cpu_rows.append([
+            r.name, fmt_ms(ours.median), fmt_ms(ours.p95), fmt_ms(ours.p99), fmt_ms(ours.max),
+            fmt_ms(peer.median), fmt_ms(peer.p95), fmt_ms(peer.p99), fmt_ms(peer.max),
+            f"{ours.median / peer.median:.2f}" if peer.n else "-",
+            f"{ours.p95 / peer.p95:.2f}" if peer.n else "-",
+        ])
+    lines += [
+        "",
+        "the same solves in process CPU ms (less sensitive to other load on the machine)",
+        "",
+        table(cpu_rows, ["class", "ours med", "p95", "p99", "max", "peer med", "p95", "p99",
+                         "max", "med ratio", "p95 ratio"]),
+    ]
     everything = [t for r in results for t in r.ours]
     total = Summary.of(everything)
     lines += [
@@ -139,20 +170,26 @@ def report(results: list[ClassResult]) -> str:
     return "\n".join(lines)
 
 
-def to_json(results: list[ClassResult]) -> dict[str, object]:
+def to_json(results: list[ClassResult], backend: str) -> dict[str, object]:
     """Machine-readable results."""
+    import os
+
     import ortools
 
     return {
+        "load_average": os.getloadavg(),
         "python": platform.python_version(),
-        "ortools": ortools.__version__,
+        "ortools": ortools.__version__,  # type: ignore[attr-defined]
         "peer": peer_version(),
+        "peer_backend": backend,
         "classes": [
             {
                 "class": r.name,
                 "in_play": [min(r.sizes), max(r.sizes)],
                 "ours": Summary.of(r.ours).ms(),
                 "peer": Summary.of(r.peer).ms() if r.peer else None,
+                "ours_cpu": Summary.of(r.ours_cpu).ms(),
+                "peer_cpu": Summary.of(r.peer_cpu).ms() if r.peer else None,
                 "not_optimal": r.not_optimal,
                 "disagreements": [
                     {"position": p.to_text(), "ours": a, "peer": b}
@@ -170,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="our CP-SAT workers")
     parser.add_argument("--seconds", type=float, default=10.0, help="our time limit per solve")
     parser.add_argument("--no-peer", action="store_true", help="time only our solver")
+    parser.add_argument("--peer-backend", default="SCIPY",
+                        help="the peer's MILP backend (SCIPY, HIGHS, ...; 'default' = its own "
+                             "choice: HIGHS when highspy is installed). SCIPY is the faster here")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
 
@@ -177,10 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     if with_peer and peer_version() == "not installed":
         print("rummikub_solver is not installed: timing ours only", file=sys.stderr)
         with_peer = False
-    results = run(args.per_class, args.workers, args.seconds, with_peer)
-    print(report(results))
+    backend = None if args.peer_backend == "default" else args.peer_backend
+    results = run(args.per_class, args.workers, args.seconds, with_peer, backend)
+    print(report(results, args.peer_backend))
     if args.json:
-        args.json.write_text(json.dumps(to_json(results), indent=2) + "\n")
+        args.json.write_text(json.dumps(to_json(results, args.peer_backend), indent=2) + "\n")
     disagreements = sum(len(r.disagreements) for r in results)
     return 1 if disagreements else 0
 

@@ -10,9 +10,12 @@ order BLACK, BLUE, RED, ORANGE, so red and orange swap places in the translation
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import statistics
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -193,11 +196,14 @@ def check_peer_colour_order() -> None:
 class Peer:
     """One warm ``rummikub_solver.RuleSet`` (its cvxpy problems are built once)."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend: str | None = "SCIPY") -> None:
+        """``backend``: a ``MILPSolver`` name, or None for the peer's own default (HIGHS
+        through highspy when that is installed, else SCIPY; SCIPY measured faster here)."""
         import rummikub_solver
 
         self._mod = rummikub_solver
-        self.rules: rummikub_solver.RuleSet = rummikub_solver.RuleSet()
+        chosen = None if backend is None else rummikub_solver.MILPSolver(backend)
+        self.rules: rummikub_solver.RuleSet = rummikub_solver.RuleSet(solver_backend=chosen)
 
     def state(self, position: Position) -> Any:
         """The peer's GameState for a (non-initial) position."""
@@ -229,3 +235,18 @@ def peer_version() -> str:
     except ImportError:
         return "not installed"
     return str(rummikub_solver.__version__)
+
+
+@contextlib.contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Send file descriptor 1 to /dev/null (C libraries print there behind Python's back)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
