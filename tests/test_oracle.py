@@ -3,7 +3,8 @@
 Random legal positions of small generalised games (fixed seeds, jokers on the table and on
 the rack, ordinary turns and initial melds) are solved by both; the score vectors (tiles
 placed, value placed, table tiles moved, rack jokers placed) must agree, the solver's move
-must pass the independent validator and be proved optimal. A few hand-made positions with
+must pass the independent validator and be proved optimal, and its explanation steps must
+replay onto the old position as exactly the new table. A few hand-made positions with
 hand-derived answers check the oracle itself and pin known hard cases.
 """
 
@@ -19,8 +20,11 @@ from oracle import Answer, Score, kept_tiles, oracle_answer, score_of
 
 from rummikub.models import JOKER, STANDARD, Position, RuleSet, position_from_text
 from rummikub.models.generate import random_position
+from rummikub.models.steps import replay
+from rummikub.models.tile import Tile
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, solve
+from rummikub.solver.explain import explain
 
 RULES: dict[str, RuleSet] = {
     "c3n7": RuleSet(colours=3, numbers=7, copies=2, jokers=2),
@@ -130,6 +134,10 @@ def _check(position: Position, objective: str, keep_jokers: bool, options: str) 
         claimed = len(position.table_tiles()) - len(move.moved)
         assert claimed <= kept, f"solver claims {claimed} table tiles kept, its table keeps {kept}"
     assert _solver_score(move) == answer.score, f"solver and oracle disagree{report}"
+    # The steps a person would follow replay onto the old position as exactly this table.
+    table, rack = replay(position.table, position.rack, explain(move), position.rules)
+    assert sorted(m.tiles for m in table) == sorted(m.tiles for m in move.melds), report
+    assert sorted(rack, key=Tile.sort_key) == move.rack_left, report
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
