@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 from rummikub.models.jokers import JokerRule
-from rummikub.models.meld import Meld
+from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
-from rummikub.models.tile import Tile
+from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.catalogue import CatalogueSet, catalogue
 from rummikub.solver.extensions import Survival, survivals
 from rummikub.solver.objectives import Level, Objective, levels
@@ -287,7 +288,8 @@ def formulate(
                 cover[joker].append((stand_in, 1))  # ... and uses up a joker
     else:
         # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
-        for s in catalogue(rules):
+        extra = _long_hosts(rules, rack, available) if hosts_needed else ()
+        for s in (*catalogue(rules), *extra):
             upper = min((available[t] // a for t, a in s.counts), default=0)
             if upper > 0:
                 var = model.add_variable(f"x{len(model.sets)}", 0, upper)  # names stay cheap
@@ -416,6 +418,71 @@ def formulate(
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model
+
+
+def _long_hosts(
+    rules: RuleSet, rack: Counter[int], available: Counter[int]
+) -> tuple[CatalogueSet, ...]:
+    """Runs longer than the catalogue's that may hold a freed joker under strict rules.
+
+    A long new run is normally formed from catalogue pieces, but the freed joker's piece
+    must itself hold two rack tiles, which a long run may only manage as a whole
+    (o1 o2 o3 o4 o5 j o7 with o1 and o7 from the rack). Such a run is a core spanning the
+    joker and two rack tiles, plus fewer than ``min_len`` tiles on each side (a longer
+    overhang is a run of its own): those are added as sets. With wrap-around the numbers
+    are read round the top (positions beyond ``numbers`` are taken modulo it).
+    """
+    joker = rules.joker_index
+    longest = rules.max_run_in_catalogue
+    span_limit = rules.numbers
+    laps = (-1, 0, 1) if rules.wrap else (0,)
+    found: dict[tuple[tuple[int, int], ...], CatalogueSet] = {}
+
+    def number(position: int) -> int:
+        return (position - 1) % rules.numbers + 1
+
+    for c in range(rules.colours):
+        base = c * rules.numbers
+        on_rack = sorted(
+            n + lap * rules.numbers
+            for n in range(1, rules.numbers + 1)
+            if rack[base + n - 1]
+            for lap in laps
+        )
+        positions = range(min(laps) * rules.numbers + 1, (max(laps) + 1) * rules.numbers + 1)
+        for first, second in combinations(on_rack, 2):
+            for p in positions:
+                if p in (first, second):
+                    continue
+                low, high = min(p, first), max(p, second)
+                for left in range(rules.min_len):
+                    for right in range(rules.min_len):
+                        lo, hi = low - left, high + right
+                        size = hi - lo + 1
+                        if size <= longest or size > span_limit:
+                            continue
+                        if not rules.wrap and (lo < 1 or hi > rules.numbers):
+                            continue
+                        others = [n for n in range(lo, hi + 1) if n not in (p, first, second)]
+                        seconds = [None] + (others if rules.max_jokers_per_set >= 2 else [])
+                        for q in seconds:
+                            jokers = {p} if q is None else {p, q}
+                            if len(jokers) > available[joker]:
+                                continue
+                            real = [
+                                base + number(n) - 1 for n in range(lo, hi + 1) if n not in jokers
+                            ]
+                            if any(available[t] < 1 for t in real):
+                                continue
+                            counts = tuple(sorted(Counter([*real, *[joker] * len(jokers)]).items()))
+                            if counts not in found:
+                                tiles = tuple(
+                                    JOKER if n in jokers else rules.tile_types[base + number(n) - 1]
+                                    for n in range(lo, hi + 1)
+                                )
+                                value = sum(number(n) for n in range(lo, hi + 1))
+                                found[counts] = CatalogueSet(tiles, counts, MeldKind.RUN, value)
+    return tuple(found.values())
 
 
 def _staying_jokers_per_set(model: Formulation, joker: int) -> None:

@@ -18,9 +18,7 @@ The rules (see :class:`~rummikub.models.jokers.JokerRule` and the product decisi
   that tile goes to the table (it is a placed rack tile) and the joker becomes a joker to
   place anywhere (``locked``), or under ``strict`` only in a *new* set: a meld of the new
   table that keeps no old meld and holds at least two non-joker rack tiles (the
-  replacement tile does not count). The solver looks for such sets among the catalogue
-  (at most 2*min_len-1 tiles: 5 in the standard game), a documented limit this oracle
-  shares; a longer new run around a freed joker is not considered.
+  replacement tile does not count); it may be a run of any length.
 * ``moved`` counts the table tiles of old melds that do not survive; an old meld survives
   when it fits (as a multiset, its jokers read as the tiles of the chosen meaning) inside
   one meld of the new table that keeps no other old meld. So a meld whose joker was swapped
@@ -205,15 +203,11 @@ class _RuleSearch:
             if (t, avail) not in self.shapes:
                 self.shapes[t, avail] = game.melds_with(t, avail)
             shapes = self.shapes[t, avail]
-        longest_host = 2 * game.rules.min_len - 1
         for shape in shapes:
             game.best_value(shape)  # asserts legality
             for pieces, gain in self._charges(shape, req, opt):
-                # Under strict rules a freed joker's meld is a new set: it keeps no old meld,
-                # and (the solver's documented limit) holds at most 2*min_len-1 tiles.
+                # Under strict rules a freed joker's meld is a new set: it keeps no old meld.
                 host = self.strict and any(i == n and not r for i, r in pieces)
-                if host and len(shape) > longest_host:
-                    continue
                 r, o = list(req), list(opt)
                 for i, from_rack in pieces:
                     if from_rack:
