@@ -157,9 +157,9 @@ def extract(
     for var, t in model.stand_ins.items():  # jokers standing in for tiles of catalogue sets
         wild[rules.tile_types[t]] += values[var]
     for draft in built:
-        for tile in list(left):
+        for tile in [t for t, k in left.items() if k > 0]:
             left[tile] -= draft.to_joker(tile, left[tile])
-        for tile in list(wild):
+        for tile in [t for t, k in wild.items() if k > 0]:
             wild[tile] -= draft.to_joker(tile, wild[tile], declare=False)
     for draft in survived.values():  # a joker standing in for a tile added to a kept meld
         for tile in list(+wild):

@@ -17,7 +17,9 @@ Constraints:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import combinations
 
 from rummikub.models.jokers import JokerRule
@@ -289,7 +291,10 @@ def formulate(
     else:
         # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
         extra = _long_hosts(rules, rack, available) if hosts_needed else ()
-        for s in (*catalogue(rules), *extra):
+        in_play = _mask(t for t, k in available.items() if k > 0)
+        for s, needs in (*_masked(rules), *((s, _mask(t for t, _ in s.counts)) for s in extra)):
+            if needs & ~in_play:  # a tile of the set is not in play (cheap test first)
+                continue
             upper = min((available[t] // a for t, a in s.counts), default=0)
             if upper > 0:
                 var = model.add_variable(f"x{len(model.sets)}", 0, upper)  # names stay cheap
@@ -418,6 +423,20 @@ def formulate(
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model
+
+
+def _mask(types: Iterable[int]) -> int:
+    """A bit per tile type."""
+    bits = 0
+    for t in types:
+        bits |= 1 << t
+    return bits
+
+
+@cache
+def _masked(rules: RuleSet) -> tuple[tuple[CatalogueSet, int], ...]:
+    """The catalogue with the bit mask of the tile types each set needs (cached)."""
+    return tuple((s, _mask(t for t, _ in s.counts)) for s in catalogue(rules))
 
 
 def _long_hosts(
