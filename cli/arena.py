@@ -6,15 +6,17 @@ so ``rummikub --help`` stays fast.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import os
 import sys
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+
+from rummikub.cli.errors import InputError
+from rummikub.cli.errors import guard as _guard
 
 if TYPE_CHECKING:
     from rummikub.arena.tournament import TournamentResult
@@ -22,42 +24,9 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class ArenaInputError(click.ClickException):
-    """Bad input or an illegal move: one line on stderr, exit status 2."""
-
-    exit_code = 2
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
-
-
 def _fail(message: str) -> NoReturn:
-    raise ArenaInputError(" ".join(message.split()))
-
-
-def _guard(func: F) -> F:
-    """Library errors become exit 2, anything unexpected exit 1; never a traceback."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from rummikub.models.errors import RummikubError
-
-        try:
-            return func(*args, **kwargs)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except RummikubError as error:
-            _fail(str(error))
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-        except Exception as error:
-            notes = " ".join(getattr(error, "__notes__", []))
-            message = " ".join(f"{type(error).__name__}: {error} {notes}".split())
-            click.echo(f"internal error: {message}", err=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
+    """Stop with a one-line error and exit status 2 (see :mod:`rummikub.cli.errors`)."""
+    raise InputError(" ".join(message.split()))
 
 
 def _strategy_list() -> str:

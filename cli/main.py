@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+
+from rummikub.cli.errors import InputError
+from rummikub.cli.errors import guard as _guard
 
 if TYPE_CHECKING:
     from rummikub.models.position import Position
@@ -21,16 +24,8 @@ MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit status 2."""
-
-    exit_code = 2
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
-
-
 def _fail(message: str) -> NoReturn:
+    """Stop with a one-line error and exit status 2 (see :mod:`rummikub.cli.errors`)."""
     raise InputError(" ".join(message.split()))
 
 
@@ -104,33 +99,6 @@ def _load_position(
             _fail(str(error))
     except RecursionError:
         _fail("input nested too deeply")
-
-
-def _guard(func: F) -> F:
-    """Turn library errors into exit 2 and anything unexpected into exit 1, never a traceback."""
-    import functools
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from rummikub.models.errors import RummikubError
-
-        try:
-            return func(*args, **kwargs)
-        except click.exceptions.ClickException:
-            raise
-        except (click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except RummikubError as error:
-            _fail(str(error))
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-        except Exception as error:  # the promise: no traceback, exit status 1
-            message = " ".join(f"{type(error).__name__}: {error}".split())
-            click.echo(f"internal error: {message}", err=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
