@@ -71,9 +71,10 @@ class CpSatSession:
             linear.domain.extend((c.lower, c.upper))
         self.set_goal(model.weighted_goal())
         # The untouched table with nothing placed is always legal: a hint to start from.
-        kept = sorted(model.kept.items())
-        proto.solution_hint.vars.extend([var for var, _ in kept])
-        proto.solution_hint.values.extend([int(s.added == 0) for _, (_, s) in kept])
+        start = model.untouched()
+        kept = sorted(model.kept)
+        proto.solution_hint.vars.extend(kept)
+        proto.solution_hint.values.extend([start[var] for var in kept])
 
     def set_goal(self, terms: Terms) -> None:
         """Maximise this expression from now on."""

@@ -53,21 +53,6 @@ def _joker_rule(rule: JokerRule | str | None, position: Position) -> JokerRule:
         raise SolverError(f"unknown joker rule {rule!r}: use free, strict or locked") from None
 
 
-def _untouched(model: Formulation) -> tuple[int, ...]:
-    """The always-legal solution: every table meld as it is, nothing placed."""
-    values = [0] * len(model.variables)
-    done: set[int] = set()
-    for var, (m, survival) in sorted(model.kept.items()):
-        if survival.added == 0 and m not in done:  # the first: its jokers' first meaning
-            values[var] = 1
-            done.add(m)
-    for jokers in model.table_jokers:
-        values[jokers.choose[0]] = 1
-        for t in jokers.meanings[0]:
-            values[jokers.stay[t]] += 1
-    return tuple(values)
-
-
 def _move(
     position: Position,
     model: Formulation,
@@ -77,7 +62,7 @@ def _move(
     started: float,
 ) -> Move:
     if raw.status is Status.UNKNOWN:
-        values, status = _untouched(model), Status.FEASIBLE
+        values, status = model.untouched(), Status.FEASIBLE
     else:
         values, status = raw.values, raw.status
     table, placed, moved = extract(as_played(position), model, values)

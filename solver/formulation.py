@@ -102,9 +102,28 @@ class Formulation:
         """Each objective level's value in a solution, in lexicographic order."""
         return {str(goal.level): self.evaluate(goal.terms, values) for goal in self.goals}
 
-    def decisions(self) -> list[int]:
-        """The variables that define a move: sets formed, survivals chosen, tiles placed."""
-        return sorted([*self.sets, *self.kept, *self.placed])
+    def untouched(self) -> tuple[int, ...]:
+        """The always-legal solution: every table meld as it is, nothing placed.
+
+        A meld with table jokers keeps its first joker meaning, and its staying jokers lie
+        in the meld itself. The backends start from it; the engine falls back on it when
+        the limit hits before any solution.
+        """
+        values = [0] * len(self.variables)
+        as_is: dict[int, int] = {}  # meld -> its survival column as it stands
+        for var, (m, survival) in sorted(self.kept.items()):
+            if survival.added == 0 and m not in as_is:  # the first: its first joker meaning
+                values[var] = 1
+                as_is[m] = var
+        for jokers in self.table_jokers:
+            values[jokers.choose[0]] = 1
+            for t in jokers.meanings[0]:
+                values[jokers.stay[t]] += 1
+        for var, (col, t) in self.stay_in.items():
+            for jokers in self.table_jokers:
+                if as_is.get(jokers.meld) == col:
+                    values[var] = jokers.meanings[0].count(t)
+        return tuple(values)
 
     def _indicator(self, var: int, value: int) -> int:
         """A 0/1 variable equal to 1 exactly when ``var == value`` (created on first use)."""

@@ -87,8 +87,9 @@ def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolut
             problem += expr >= c.lower, f"c{i}lo"
             problem += expr <= c.upper, f"c{i}hi"
     # The untouched table with nothing placed is always legal: a warm start where supported.
-    for var, (_, survival) in model.kept.items():
-        xs[var].setInitialValue(1 if survival.added == 0 else 0)
+    start = model.untouched()
+    for var in model.kept:
+        xs[var].setInitialValue(start[var])
     try:
         with _quiet_stdout():
             problem.solve(backend)

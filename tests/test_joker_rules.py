@@ -516,3 +516,28 @@ def test_check_move_with_joker_rule() -> None:
     check_move(position, table, parse_tiles("r6"), "locked")
     with pytest.raises(IllegalMoveError, match="strict joker rule"):
         check_move(position, table, parse_tiles("r6"), joker_rule="strict")
+
+
+@pytest.mark.parametrize("rule", ["strict", "locked", "free"])
+@pytest.mark.parametrize(
+    ("rules", "text"),
+    [
+        (ONE_JOKER_PER_SET, "table: r3 j r5\nrack: j r6"),
+        (STANDARD, "table: r5 j r7 | k9 b9 o9 | j r2 r3\nrack: r6 k10"),
+        (STANDARD, "table: k5 b5 j | r1 r2 r3\nrack: o5"),
+    ],
+)
+def test_untouched_fallback_is_the_old_table(rules: RuleSet, text: str, rule: str) -> None:
+    """The solution the engine falls back on when the limit hits first is legal: the table
+    as it was, nothing placed (also when staying jokers are placed set by set)."""
+    from rummikub.solver.extraction import extract
+    from rummikub.solver.formulation import formulate
+
+    position = position_from_text(text, rules)
+    model = formulate(position, joker_rule=rule)
+    table, placed, moved = extract(position, model, model.untouched())
+    assert placed == () and moved == ()
+    assert sorted(sorted(m.meld.tiles, key=Tile.sort_key) for m in table) == sorted(
+        sorted(m.tiles, key=Tile.sort_key) for m in position.table
+    )
+    assert move_problems(position, [m.meld for m in table], placed, rule) == []
