@@ -29,23 +29,33 @@ def _fail(message: str) -> NoReturn:
     raise InputError(" ".join(message.split()))
 
 
-def _decode(data: bytes, source: str) -> str:
+def _decode(data: bytes, what: str = "input") -> str:
+    """Input bytes as text, or a library error: too large for any position, or not UTF-8."""
+    from rummikub.models.errors import RummikubError
+
     if len(data) > MAX_INPUT_BYTES:
-        _fail(f"{source}: input of {len(data)} bytes is larger than any legal position")
+        raise RummikubError(f"{what} of {len(data)} bytes is larger than any legal position")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        _fail(f"{source}: not UTF-8 text (bad byte at offset {error.start})")
+        raise RummikubError(f"not UTF-8 text (bad byte at offset {error.start})") from None
 
 
 def _read_source(path: str) -> tuple[str, str]:
-    if path == "-":
-        return _decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "stdin"), "stdin"
+    from rummikub.models.errors import RummikubError
+
+    name = "stdin" if path == "-" else path
     try:
-        with open(path, "rb") as handle:
-            return _decode(handle.read(MAX_INPUT_BYTES + 1), path), path
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        return _decode(data), name
     except OSError as error:
         _fail(f"cannot read {path}: {error.strerror or error}")
+    except RummikubError as error:
+        _fail(f"{name}: {error}")
 
 
 def _load_position(
@@ -223,6 +233,24 @@ def _rules_options(func: F) -> F:
     return result  # type: ignore[no-any-return]
 
 
+def _solver_options(func: F) -> F:
+    """--time-limit and --backend, the same on every command that solves."""
+    func = click.option(
+        "--backend",
+        type=click.Choice(["cpsat", "cbc", "highs"]),
+        default="cpsat",
+        show_default=True,
+        help="Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP (pip install 'rummikub[mip]').",
+    )(func)
+    return click.option(  # type: ignore[no-any-return]
+        "--time-limit",
+        type=click.FloatRange(min=0.001, max=86400),
+        default=10.0,
+        show_default=True,
+        help="Seconds each solve may search; past it the best move found is 'feasible'.",
+    )(func)
+
+
 def _position_options(func: F) -> F:
     options = [
         click.argument("position", required=False, metavar="[POSITION]"),
@@ -273,26 +301,13 @@ Exit status: 0 solved (also when nothing can be placed: draw),
     help="Primary goal: most tiles placed, or most value placed.",
 )
 @click.option("--keep-jokers", is_flag=True, help="Hold jokers back unless they help.")
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0.001, max=86400),
-    default=10.0,
-    show_default=True,
-    help="Seconds the solver may search; past it the best move found is 'feasible'.",
-)
+@_solver_options
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=64),
     default=1,
     show_default=True,
     help="Solver threads (1 is deterministic).",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(["cpsat", "cbc", "highs"]),
-    default="cpsat",
-    show_default=True,
-    help="Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP (pip install 'rummikub[mip]').",
 )
 @click.option(
     "--top",
@@ -403,12 +418,7 @@ def _solve_lines(
     bad = 0
     for number, raw in enumerate(_lines(path), 1):
         try:
-            if len(raw) > MAX_INPUT_BYTES:
-                raise RummikubError(f"line of {len(raw)} bytes is larger than any legal position")
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as error:
-                raise RummikubError(f"not UTF-8 text (bad byte at offset {error.start})") from None
+            text = _decode(raw, "line")
             if not text.strip():
                 raise RummikubError("empty line: expected a JSON position")
             position = position_from_json(load_json(text), rules)
@@ -442,20 +452,7 @@ one draw (table unchanged); and rack tiles no legal move can place.
 )
 @_position_options
 @_rules_options
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0.001, max=86400),
-    default=10.0,
-    show_default=True,
-    help="Seconds each solve may search.",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(["cpsat", "cbc", "highs"]),
-    default="cpsat",
-    show_default=True,
-    help="Solver backend.",
-)
+@_solver_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--color/--no-color", default=None, help="Colour the output (default: on a TTY).")
 @_guard
