@@ -162,8 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each command")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
-    parser.add_argument("--peer-backend", default="SCIPY",
-                        help="the peer's MILP backend, or 'default' for its own choice")
+    parser.add_argument(
+        "--peer-backend",
+        default="SCIPY",
+        help="the peer's MILP backend, or 'default' for its own choice",
+    )
     args = parser.parse_args(argv)
 
     cli = find_cli()
@@ -184,8 +187,9 @@ def main(argv: list[str] | None = None) -> int:
                 if cli and not cli_problem
                 else None
             )
-            lib = Command(f"library one-shot {label}", [sys.executable, "-c", OURS_SCRIPT,
-                                                          str(path)])
+            lib = Command(
+                f"library one-shot {label}", [sys.executable, "-c", OURS_SCRIPT, str(path)]
+            )
             peer = (
                 Command(f"peer one-shot {label}", peer_command(position, args.peer_backend))
                 if have_peer
@@ -207,24 +211,44 @@ def main(argv: list[str] | None = None) -> int:
         if peer and peer.output and lib.output:
             # the last word: HiGHS prints a banner on stdout before the peer's count
             agree = "yes" if peer.output.split()[-1:] == lib.output.split()[-1:] else "NO"
-        rows.append([
-            label, fmt_ms(o), fmt_ms(li), fmt_ms(p),
-            f"{o / p:.2f}" if ours and peer else "-",
-            f"{li / p:.2f}" if peer else "-",
-            agree,
-        ])
-        results.append({
-            "position": label,
-            "cli_ms": [round(t * 1000, 1) for t in ours.times] if ours else None,
-            "library_ms": [round(t * 1000, 1) for t in lib.times],
-            "peer_ms": [round(t * 1000, 1) for t in peer.times] if peer else None,
-            "count_agrees": agree,
-        })
-    print(f"cold-process wall times, median of {args.runs} runs, ms; "
-          f"peer backend {args.peer_backend}")
+        rows.append(
+            [
+                label,
+                fmt_ms(o),
+                fmt_ms(li),
+                fmt_ms(p),
+                f"{o / p:.2f}" if ours and peer else "-",
+                f"{li / p:.2f}" if peer else "-",
+                agree,
+            ]
+        )
+        results.append(
+            {
+                "position": label,
+                "cli_ms": [round(t * 1000, 1) for t in ours.times] if ours else None,
+                "library_ms": [round(t * 1000, 1) for t in lib.times],
+                "peer_ms": [round(t * 1000, 1) for t in peer.times] if peer else None,
+                "count_agrees": agree,
+            }
+        )
+    print(
+        f"cold-process wall times, median of {args.runs} runs, ms; peer backend {args.peer_backend}"
+    )
     print()
-    print(table(rows, ["command / position", "rummikub solve", "library -c", "peer -c",
-                       "cli/peer", "lib/peer", "same count"]))
+    print(
+        table(
+            rows,
+            [
+                "command / position",
+                "rummikub solve",
+                "library -c",
+                "peer -c",
+                "cli/peer",
+                "lib/peer",
+                "same count",
+            ],
+        )
+    )
     if cli_problem:
         print(f"\nthe rummikub command was skipped: {cli_problem}")
     if not have_peer:
@@ -235,16 +259,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         import ortools
 
-        args.json.write_text(json.dumps({
-            "python": platform.python_version(),
-            "ortools": ortools.__version__,  # type: ignore[attr-defined]
-            "peer": peer_version(),
-            "runs": args.runs,
-            "peer_backend": args.peer_backend,
-            "python_start_ms": round(median(floor.times) * 1000, 1),
-            "help_ms": round(median(help_cmd.times) * 1000, 1) if help_cmd else None,
-            "positions": results,
-        }, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "python": platform.python_version(),
+                    "ortools": ortools.__version__,  # type: ignore[attr-defined]
+                    "peer": peer_version(),
+                    "runs": args.runs,
+                    "peer_backend": args.peer_backend,
+                    "python_start_ms": round(median(floor.times) * 1000, 1),
+                    "help_ms": round(median(help_cmd.times) * 1000, 1) if help_cmd else None,
+                    "positions": results,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 1 if errors else 0
 
 

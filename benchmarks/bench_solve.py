@@ -36,13 +36,13 @@ from common import (
     class_positions,
     fmt_ms,
     peer_version,
-    quiet_stdout,
     table,
     tiles_in_play,
 )
 
 from rummikub.models.position import Position
 from rummikub.solver import Limit, Status, solve
+from rummikub.solver.mip import quiet_stdout  # HiGHS prints to fd 1 behind Python's back
 
 
 @dataclass
@@ -122,10 +122,19 @@ def report(results: list[ClassResult], backend: str) -> str:
             ]
         )
     header = [
-        "class", "in play", "n",
-        "ours med", "p95", "p99", "max",
-        "peer med", "p95", "p99", "max",
-        "med ratio", "p95 ratio",
+        "class",
+        "in play",
+        "n",
+        "ours med",
+        "p95",
+        "p99",
+        "max",
+        "peer med",
+        "p95",
+        "p99",
+        "max",
+        "med ratio",
+        "p95 ratio",
     ]
     lines = [
         "warm solve wall times in ms (ours / peer ratios: lower is better for us); "
@@ -136,18 +145,41 @@ def report(results: list[ClassResult], backend: str) -> str:
     cpu_rows = []
     for r in results:
         ours, peer = Summary.of(r.ours_cpu), Summary.of(r.peer_cpu)
-        cpu_rows.append([
-            r.name, fmt_ms(ours.median), fmt_ms(ours.p95), fmt_ms(ours.p99), fmt_ms(ours.max),
-            fmt_ms(peer.median), fmt_ms(peer.p95), fmt_ms(peer.p99), fmt_ms(peer.max),
-            f"{ours.median / peer.median:.2f}" if peer.n else "-",
-            f"{ours.p95 / peer.p95:.2f}" if peer.n else "-",
-        ])
+        cpu_rows.append(
+            [
+                r.name,
+                fmt_ms(ours.median),
+                fmt_ms(ours.p95),
+                fmt_ms(ours.p99),
+                fmt_ms(ours.max),
+                fmt_ms(peer.median),
+                fmt_ms(peer.p95),
+                fmt_ms(peer.p99),
+                fmt_ms(peer.max),
+                f"{ours.median / peer.median:.2f}" if peer.n else "-",
+                f"{ours.p95 / peer.p95:.2f}" if peer.n else "-",
+            ]
+        )
     lines += [
         "",
         "the same solves in process CPU ms (less sensitive to other load on the machine)",
         "",
-        table(cpu_rows, ["class", "ours med", "p95", "p99", "max", "peer med", "p95", "p99",
-                         "max", "med ratio", "p95 ratio"]),
+        table(
+            cpu_rows,
+            [
+                "class",
+                "ours med",
+                "p95",
+                "p99",
+                "max",
+                "peer med",
+                "p95",
+                "p99",
+                "max",
+                "med ratio",
+                "p95 ratio",
+            ],
+        ),
     ]
     everything = [t for r in results for t in r.ours]
     total = Summary.of(everything)
@@ -161,9 +193,7 @@ def report(results: list[ClassResult], backend: str) -> str:
     if any(r.peer for r in results):
         disagreements = [d for r in results for d in r.disagreements]
         checked = sum(len(r.peer) for r in results)
-        lines.append(
-            f"placed_count disagreements with the peer: {len(disagreements)} of {checked}"
-        )
+        lines.append(f"placed_count disagreements with the peer: {len(disagreements)} of {checked}")
         for position, ours_count, peer_count in disagreements:
             lines.append(f"--- ours places {ours_count}, the peer {peer_count}:")
             lines.append(position.to_text().rstrip())
@@ -192,8 +222,7 @@ def to_json(results: list[ClassResult], backend: str) -> dict[str, object]:
                 "peer_cpu": Summary.of(r.peer_cpu).ms() if r.peer else None,
                 "not_optimal": r.not_optimal,
                 "disagreements": [
-                    {"position": p.to_text(), "ours": a, "peer": b}
-                    for p, a, b in r.disagreements
+                    {"position": p.to_text(), "ours": a, "peer": b} for p, a, b in r.disagreements
                 ],
             }
             for r in results
@@ -207,9 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="our CP-SAT workers")
     parser.add_argument("--seconds", type=float, default=10.0, help="our time limit per solve")
     parser.add_argument("--no-peer", action="store_true", help="time only our solver")
-    parser.add_argument("--peer-backend", default="SCIPY",
-                        help="the peer's MILP backend (SCIPY, HIGHS, ...; 'default' = its own "
-                             "choice: HIGHS when highspy is installed). SCIPY is the faster here")
+    parser.add_argument(
+        "--peer-backend",
+        default="SCIPY",
+        help="the peer's MILP backend (SCIPY, HIGHS, ...; 'default' = its own "
+        "choice: HIGHS when highspy is installed). SCIPY is the faster here",
+    )
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
 

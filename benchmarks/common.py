@@ -10,12 +10,9 @@ order BLACK, BLUE, RED, ORANGE, so red and orange swap places in the translation
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import statistics
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -62,8 +59,9 @@ def class_positions(size: SizeClass, count: int, base_seed: int = 0) -> list[Pos
         seed = base_seed + 100_000 * (size.table_tiles + 1) + i
         rate = JOKER_RATES[i % len(JOKER_RATES)]
         out.append(
-            random_position(seed, table_tiles=size.table_tiles, rack_tiles=size.rack_tiles,
-                            joker_rate=rate)
+            random_position(
+                seed, table_tiles=size.table_tiles, rack_tiles=size.rack_tiles, joker_rate=rate
+            )
         )
     return out
 
@@ -235,18 +233,3 @@ def peer_version() -> str:
     except ImportError:
         return "not installed"
     return str(rummikub_solver.__version__)
-
-
-@contextlib.contextmanager
-def quiet_stdout() -> Iterator[None]:
-    """Send file descriptor 1 to /dev/null (C libraries print there behind Python's back)."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-            yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)

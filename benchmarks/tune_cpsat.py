@@ -89,8 +89,11 @@ def _configs() -> list[Config]:
         Config("defaults-w2", {"num_workers": 2}, note=slow),
         Config("defaults-w8", {"num_workers": 8}, note=slow),
         Config("presolve-on", {**BASE, "cp_model_presolve": True}, note=slow),
-        Config("presolve-on-probe2",
-               {**BASE, "cp_model_presolve": True, "cp_model_probing_level": 2}, note=slow),
+        Config(
+            "presolve-on-probe2",
+            {**BASE, "cp_model_presolve": True, "cp_model_probing_level": 2},
+            note=slow,
+        ),
         Config("w2", {**BASE, "num_workers": 2}),
         Config("w4", {**BASE, "num_workers": 4}),
         Config("w8", {**BASE, "num_workers": 8}),
@@ -102,11 +105,14 @@ def _configs() -> list[Config]:
         Config("sym0", {**BASE, "symmetry_level": 0}),
         Config("sym4", {**BASE, "symmetry_level": 4}),
         Config("fixed-search", {**BASE, "search_branching": cp_model.FIXED_SEARCH}, note=slow),
-        Config("portfolio-search", {**BASE, "search_branching": cp_model.PORTFOLIO_SEARCH},
-               note=slow),
-        Config("quick-restart-search",
-               {**BASE, "search_branching": cp_model.PORTFOLIO_WITH_QUICK_RESTART_SEARCH},
-               note=slow),
+        Config(
+            "portfolio-search", {**BASE, "search_branching": cp_model.PORTFOLIO_SEARCH}, note=slow
+        ),
+        Config(
+            "quick-restart-search",
+            {**BASE, "search_branching": cp_model.PORTFOLIO_WITH_QUICK_RESTART_SEARCH},
+            note=slow,
+        ),
         Config("lp-search", {**BASE, "search_branching": lp}),
         Config("pseudo-cost-search", {**BASE, "search_branching": cp_model.PSEUDO_COST_SEARCH}),
         Config("lin2-lp-search", {**BASE, "linearization_level": 2, "search_branching": lp}),
@@ -120,9 +126,11 @@ def _configs() -> list[Config]:
         Config("core-lin2", {**core, "linearization_level": 2}),
         Config("core-lin2-lp", {**core, "linearization_level": 2, "search_branching": lp}),
         Config("core-lp-w2", {**core, "search_branching": lp, "num_workers": 2}),
-        Config("core-lp-w2-interleave",
-               {**core, "search_branching": lp, "num_workers": 2, "interleave_search": True},
-               note=slow),
+        Config(
+            "core-lp-w2-interleave",
+            {**core, "search_branching": lp, "num_workers": 2, "interleave_search": True},
+            note=slow,
+        ),
     ]
 
 
@@ -143,8 +151,9 @@ def tune_positions(per_class: int, base_seed: int = 7_000_000) -> list[tuple[str
         for i in range(per_class):
             rate = 0.15 if i % 2 else 0.05
             seed = base_seed + 1000 * size.table_tiles + i
-            position = random_position(seed, table_tiles=size.table_tiles,
-                                       rack_tiles=size.rack_tiles, joker_rate=rate)
+            position = random_position(
+                seed, table_tiles=size.table_tiles, rack_tiles=size.rack_tiles, joker_rate=rate
+            )
             out.append((f"{size.name}{'J' if rate > 0.1 else ''}", position))
     return out
 
@@ -321,8 +330,9 @@ def solve_variant(model: Formulation, config: Config, seconds: float) -> Outcome
         values = tuple(solver.response_proto.solution)
     finished = time.perf_counter()
     cpu = time.process_time() - cpu_started
-    return Outcome(optimal, values, _level_values(model, values), built - started,
-                   finished - built, cpu, dtime)
+    return Outcome(
+        optimal, values, _level_values(model, values), built - started, finished - built, cpu, dtime
+    )
 
 
 # --- the study --------------------------------------------------------------------------
@@ -370,8 +380,9 @@ def study(
             result.solve_times.append(first.solve)
             result.cpu_times.append(first.cpu)
             result.by_class.setdefault(label.rstrip("J"), []).append(first.total)
-            result.by_class.setdefault("jokers 0.15" if label.endswith("J") else "jokers 0.05",
-                                       []).append(first.total)
+            result.by_class.setdefault(
+                "jokers 0.15" if label.endswith("J") else "jokers 0.05", []
+            ).append(first.total)
             if not all(o.optimal for o in outcomes):
                 result.not_optimal += 1
             elif first.levels != expected:
@@ -418,8 +429,22 @@ def report(results: list[ConfigResult], formulate_times: list[float], repeats: i
         "",
         table(
             rows,
-            ["config", "median", "p95", "p99", "max", "mean", "cpu med", "cpu p95", "cpu p99",
-             "med/cur", "p95/cur", "timeout", "wrong", "nondet"],
+            [
+                "config",
+                "median",
+                "p95",
+                "p99",
+                "max",
+                "mean",
+                "cpu med",
+                "cpu p95",
+                "cpu p99",
+                "med/cur",
+                "p95/cur",
+                "timeout",
+                "wrong",
+                "nondet",
+            ],
         ),
     ]
     classes = sorted(base.by_class, key=lambda c: (c.startswith("jokers"), len(c), c))
@@ -450,8 +475,10 @@ def report(results: list[ConfigResult], formulate_times: list[float], repeats: i
         if r.config.staged:
             extra.append(f"levels solved in stages of {r.config.stages}")
         params = ", ".join(f"{k}={v}" for k, v in r.config.params.items())
-        lines.append(f"  {r.config.name}: {params}{'; ' if extra else ''}{', '.join(extra)}"
-                     f"{'  -- ' + r.config.note if r.config.note else ''}")
+        lines.append(
+            f"  {r.config.name}: {params}{'; ' if extra else ''}{', '.join(extra)}"
+            f"{'  -- ' + r.config.note if r.config.note else ''}"
+        )
     return "\n".join(lines)
 
 
@@ -465,8 +492,10 @@ def to_json(results: list[ConfigResult], positions: list[tuple[str, Position]]) 
         "positions": len(positions),
         "configs": {
             r.config.name: {
-                "params": {k: v if isinstance(v, int | float) else str(v)
-                           for k, v in r.config.params.items()},
+                "params": {
+                    k: v if isinstance(v, int | float) else str(v)
+                    for k, v in r.config.params.items()
+                },
                 "hint": r.config.hint,
                 "stages": list(r.config.stages),
                 "all": Summary.of(r.times).ms(),
@@ -477,8 +506,12 @@ def to_json(results: list[ConfigResult], positions: list[tuple[str, Position]]) 
                 "nondeterministic_positions": r.nondeterministic,
                 "digest": r.digest.hexdigest(),
                 "slowest": [
-                    {"index": i, "label": positions[i][0], "ms": round(r.times[i] * 1000, 1),
-                     "position": positions[i][1].to_text()}
+                    {
+                        "index": i,
+                        "label": positions[i][0],
+                        "ms": round(r.times[i] * 1000, 1),
+                        "position": positions[i][1].to_text(),
+                    }
                     for i in sorted(range(len(r.times)), key=lambda i: -r.times[i])[:3]
                 ],
             }
@@ -501,13 +534,19 @@ def compare(results: list[ConfigResult], old_path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--per-class", type=int, default=80,
-                        help="positions per size class (5 classes)")
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="solves per position and configuration (determinism check)")
+    parser.add_argument(
+        "--per-class", type=int, default=80, help="positions per size class (5 classes)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="solves per position and configuration (determinism check)",
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="time limit per solve")
-    parser.add_argument("--configs", default="all",
-                        help="comma-separated names, or all / fast / slow")
+    parser.add_argument(
+        "--configs", default="all", help="comma-separated names, or all / fast / slow"
+    )
     parser.add_argument("--list", action="store_true", help="list the configurations")
     parser.add_argument("--json", type=Path, help="write figures and solution digests here")
     parser.add_argument("--compare", type=Path, help="a --json file from an earlier run")
@@ -516,8 +555,10 @@ def main(argv: list[str] | None = None) -> int:
     configs = CONFIGS
     if args.list:
         for c in configs:
-            print(f"{c.name}: {c.params} hint={c.hint} stages={c.stages} proto={c.proto}"
-                  f"{' (slow)' if c.note == 'slow' else ''}")
+            print(
+                f"{c.name}: {c.params} hint={c.hint} stages={c.stages} proto={c.proto}"
+                f"{' (slow)' if c.note == 'slow' else ''}"
+            )
         return 0
     if args.configs == "fast":
         configs = [c for c in configs if c.note != "slow"]
@@ -531,10 +572,16 @@ def main(argv: list[str] | None = None) -> int:
         configs = [c for c in configs if c.name in wanted]
     positions = tune_positions(args.per_class)
     sizes = [tiles_in_play(p) for _, p in positions]
-    print(f"{len(positions)} positions, {min(sizes)}-{max(sizes)} tiles in play, "
-          f"{len(configs)} configurations x {args.repeats} solves", file=sys.stderr)
+    print(
+        f"{len(positions)} positions, {min(sizes)}-{max(sizes)} tiles in play, "
+        f"{len(configs)} configurations x {args.repeats} solves",
+        file=sys.stderr,
+    )
     results, formulate_times = study(
-        positions, configs, args.repeats, args.seconds,
+        positions,
+        configs,
+        args.repeats,
+        args.seconds,
         lambda line: print(line, file=sys.stderr, flush=True),
     )
     print(report(results, formulate_times, args.repeats))

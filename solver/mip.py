@@ -20,7 +20,7 @@ _ABSOLUTE_GAP = 0.5
 
 
 @contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
+def quiet_stdout() -> Iterator[None]:
     """Silence native code that writes to file descriptor 1 (HiGHS prints a banner there)."""
     sys.stdout.flush()
     saved = os.dup(1)
@@ -91,7 +91,7 @@ def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolut
     for var in model.kept:
         xs[var].setInitialValue(start[var])
     try:
-        with _quiet_stdout():
+        with quiet_stdout():
             problem.solve(backend)
     except pulp.PulpSolverError as error:
         raise SolverError(f"{engine} failed: {' '.join(str(error).split())}") from None
