@@ -10,7 +10,7 @@ from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.analysis import Analysis
 from rummikub.solver.engine import RankedMoves
-from rummikub.solver.explain import RACK, explain, provenance
+from rummikub.solver.explain import RACK, explained, provenance
 from rummikub.solver.move import Move, NewMeld, Origin
 
 _TILE_COLOURS: dict[Colour | None, str] = {
@@ -62,9 +62,8 @@ def _millis(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
-def _steps_lines(move: Move) -> list[str]:
+def _steps_lines(steps: Sequence[object]) -> list[str]:
     """The move as numbered steps a person can carry out (none for a draw)."""
-    steps = explain(move)
     if not steps:
         return []
     width = len(str(len(steps)))
@@ -100,7 +99,7 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         f"{moved} table tile{'s' if moved != 1 else ''} moved"
     )
     # Stars follow the tiles' provenance, so they agree with the steps below.
-    sources = provenance(move)
+    walkthrough, sources = explained(move) if steps else ([], provenance(move))
     lines += [
         _meld_line(new, position, [s == RACK for s in row])
         for new, row in zip(move.table, sources, strict=True)
@@ -113,7 +112,7 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
     if not move.is_draw:
         lines.append(click.style("* = tile from your rack", dim=True))
     if steps:
-        lines += _steps_lines(move)
+        lines += _steps_lines(walkthrough)
     return "\n".join(lines)
 
 

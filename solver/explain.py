@@ -210,12 +210,12 @@ def _in_order(tiles: Counter[Tile], layout: Sequence[Tile]) -> tuple[Tile, ...]:
 class _Explainer:
     """Derives the steps of a move from its tile flow."""
 
-    def __init__(self, move: Move) -> None:
+    def __init__(self, move: Move, flow: _Flow) -> None:
         self.rules = move.position.rules
         self.initial = move.position.initial
         self.old = move.position.table
         self.new = [nm.meld for nm in move.table]
-        self.flow = _flow(move)
+        self.flow = flow
         self.rack: list[Counter[Tile]] = [
             Counter(t for t, s in zip(m.tiles, row, strict=True) if s == RACK)
             for m, row in zip(self.new, self.flow.sources, strict=True)
@@ -415,4 +415,10 @@ def explain(move: Move) -> list[Step]:
     Replaying them with :func:`rummikub.models.steps.replay` on the move's position gives
     exactly the new table (the same melds, tile for tile) and the move's rack.
     """
-    return _Explainer(move).steps()
+    return _Explainer(move, _flow(move)).steps()
+
+
+def explained(move: Move) -> tuple[list[Step], list[tuple[Source, ...]]]:
+    """The steps and the provenance of a move together, the tile flow worked out once."""
+    flow = _flow(move)
+    return _Explainer(move, flow).steps(), [tuple(row) for row in flow.sources]

@@ -105,9 +105,9 @@ class Move:
         Per meld, ``provenance`` says where each tile came from (``"rack"`` or the index of
         the old table meld); ``steps`` lists how a person carries the move out.
         """
-        from rummikub.solver.explain import RACK, explain, provenance  # explain imports us
+        from rummikub.solver.explain import RACK, explained, provenance  # they import us
 
-        sources = provenance(self)
+        walkthrough, sources = explained(self) if steps else ([], provenance(self))
         jokers = [
             {"meld": i, "position": slot, "stands_for": [str(t) for t in tiles]}
             for i, new in enumerate(self.table)
@@ -140,6 +140,6 @@ class Move:
             "scores": dict(self.scores),
         }
         if steps:
-            payload["steps"] = [step.to_json() for step in explain(self)]
+            payload["steps"] = [step.to_json() for step in walkthrough]
         payload["seconds"] = round(self.seconds, 6)
         return payload
