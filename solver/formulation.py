@@ -322,6 +322,7 @@ def formulate(
                     cover[t].append((var, a))
 
     # Table jokers under strict/locked rules: a meaning per meld, each joker stays or is freed.
+    jokers_of: dict[int, TableJokers] = {}
     for m, options in meanings.items():
         choose = tuple(model.add_variable(f"u{m}_{a}", 0, 1) for a in range(len(options)))
         model.constraints.append(Constraint(f"meaning[{m}]", tuple((v, 1) for v in choose), 1, 1))
@@ -348,6 +349,7 @@ def formulate(
             cover[t].append((jokers.stay[t], -1))  # a staying joker is a table tile of type t
             cover[joker].append((jokers.freed[t], -1))  # a freed joker is a joker to place
         model.table_jokers.append(jokers)
+        jokers_of[m] = jokers
 
     # k[m,c]: each table meld may survive in one way (not in initial-meld mode: untouched).
     kept_terms: list[tuple[int, int]] = []
@@ -384,7 +386,7 @@ def formulate(
                         for t, k in survival.counts:
                             cover[t].append((var, k))
                 if a >= 0 and per_meaning:
-                    choose_var = model.table_jokers[list(meanings).index(m)].choose[a]
+                    choose_var = jokers_of[m].choose[a]
                     model.constraints.append(
                         Constraint(
                             f"survive as meaning[{m},{a}]", (*per_meaning, (choose_var, -1)), -1, 0
