@@ -32,8 +32,11 @@ SOLVE_SCHEMA: dict[str, type | tuple[type, ...]] = {
     "rack": list,
     "moved": int,
     "moved_tiles": list,
+    "scores": dict,
+    "steps": list,
     "seconds": (int, float),
 }
+STEP_ACTIONS = {"play", "extend", "take", "split", "join", "swap", "rearrange"}
 
 
 def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:
@@ -53,6 +56,13 @@ def check_schema(payload: dict[str, object]) -> None:
     for meld in payload["melds"]:  # type: ignore[attr-defined]
         assert meld["origin"] in ("kept", "extended", "new", "rebuilt")
         assert meld["source"] is None or isinstance(meld["source"], int)
+        assert len(meld["provenance"]) == len(meld["tiles"])
+        assert all(s == "rack" or isinstance(s, int) for s in meld["provenance"])
+        assert meld["placed"] == [
+            t for t, s in zip(meld["tiles"], meld["provenance"], strict=True) if s == "rack"
+        ]
+    for step in payload["steps"]:  # type: ignore[attr-defined]
+        assert step["action"] in STEP_ACTIONS
     for joker in payload["jokers"]:  # type: ignore[attr-defined]
         assert payload["table"][joker["meld"]][joker["position"]] == "j"  # type: ignore[index]
         assert joker["stands_for"] and all(isinstance(t, str) for t in joker["stands_for"])
@@ -231,3 +241,12 @@ def test_internal_error_is_exit_1_without_traceback(monkeypatch: pytest.MonkeyPa
     assert code == 1
     assert err == "internal error: RuntimeError: simulated failure\n"
     assert "Traceback" not in out + err
+
+
+def test_no_steps_leaves_them_out_of_json_and_human_output() -> None:
+    code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--json", "--no-steps")
+    assert code == 0 and "steps" not in json.loads(out)
+    code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--no-color", "--no-steps")
+    assert code == 0 and "Steps:" not in out
+    code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--no-color")
+    assert "Steps:" in out and "1. Extend" in out
