@@ -47,7 +47,7 @@ def _counts(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[int, int], .
     return tuple(sorted(c.items()))
 
 
-def _runs(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
+def _runs(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     colours = {t.colour for t in real}
@@ -55,7 +55,7 @@ def _runs(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
     candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
-    most_jokers = min(rules.max_jokers_per_set, rules.jokers)
+    most_jokers = min(rules.max_jokers_per_set, rules.jokers, jokers + added_jokers)
     out = []
     # A run is the stretch of places first..first+size-1; place p holds number
     # run_numbers(first, size)[p - first] (past the top back to 1 only under wrap-around).
@@ -102,7 +102,7 @@ def _needed(
     return inner_left - first < rules.min_len and last - inner_right < rules.min_len
 
 
-def _groups(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
+def _groups(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     numbers = {t.number for t in real}
@@ -111,7 +111,7 @@ def _groups(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
         return []
     group_numbers = sorted(n for n in numbers if n is not None) or range(1, rules.numbers + 1)
     out = []
-    max_jokers = min(rules.max_jokers_per_set, rules.jokers)
+    max_jokers = min(rules.max_jokers_per_set, rules.jokers, jokers + added_jokers)
     for number in group_numbers:
         free = [Colour(c) for c in range(rules.colours) if Colour(c) not in colours]
         for extra in range(len(free) + 1):
@@ -125,13 +125,15 @@ def _groups(meld: Meld, rules: RuleSet) -> list[tuple[Tile, ...]]:
 
 
 @cache
-def _survivals_of(tiles_key: tuple[Tile, ...], rules: RuleSet) -> tuple[Survival, ...]:
+def _survivals_of(
+    tiles_key: tuple[Tile, ...], rules: RuleSet, added_jokers: int
+) -> tuple[Survival, ...]:
     meld = Meld(tiles_key)
     seen: set[tuple[tuple[int, int], ...]] = set()
     found = []
     for kind, layouts in (
-        (MeldKind.RUN, _runs(meld, rules)),
-        (MeldKind.GROUP, _groups(meld, rules)),
+        (MeldKind.RUN, _runs(meld, rules, added_jokers)),
+        (MeldKind.GROUP, _groups(meld, rules, added_jokers)),
     ):
         for layout in layouts:
             counts = _counts(layout, rules)
@@ -144,6 +146,13 @@ def _survivals_of(tiles_key: tuple[Tile, ...], rules: RuleSet) -> tuple[Survival
     return tuple(found)
 
 
-def survivals(meld: Meld, rules: RuleSet) -> tuple[Survival, ...]:
-    """Every legal meld that contains ``meld`` and that an optimal move may need (cached)."""
-    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules)
+def survivals(meld: Meld, rules: RuleSet, added_jokers: int | None = None) -> tuple[Survival, ...]:
+    """Every legal meld that contains ``meld`` and that an optimal move may need (cached).
+
+    ``added_jokers`` caps the jokers a survival holds beyond the meld's own (default: as
+    many as the rules allow). The wildcard form of the model passes 0: there a joker added
+    to a kept meld is a stand-in for one of the meld's added tiles, so the joker-free
+    layouts (and the meld's own jokers) are enough.
+    """
+    cap = rules.jokers if added_jokers is None else added_jokers
+    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, cap)

@@ -283,11 +283,12 @@ def formulate(
     jokers_in_play = available[joker]
 
     hosts_needed = guarded and joker_rule is JokerRule.STRICT  # hosts are explicit joker sets
-    if (
+    wildcard = (
         0 < jokers_in_play <= rules.max_jokers_per_set
         and jokers_in_play < rules.min_len
         and not hosts_needed
-    ):
+    )
+    if wildcard:
         # Wildcard form (exact here): sets are the joker-free patterns, and v[t] jokers
         # stand in for tiles of type t. With no more jokers in play than a set may hold, the
         # per-set joker limit cannot bind, no set is made of jokers alone, and the model
@@ -301,12 +302,6 @@ def formulate(
             model.sets[var] = s
             for t, a in s.counts:
                 cover.setdefault(t, []).append((var, a))
-        for t in sorted(cover):
-            if t != joker and any(var in model.sets for var, _ in cover[t]):
-                stand_in = model.add_variable(f"v{t}", 0, jokers_in_play)
-                model.stand_ins[stand_in] = t
-                cover[t].append((stand_in, -1))  # a joker standing for t covers a t
-                cover[joker].append((stand_in, 1))  # ... and uses up a joker
     else:
         # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
         extra = _long_hosts(rules, rack, available) if hosts_needed else ()
@@ -374,8 +369,9 @@ def formulate(
                 shapes = [(-1, meld)]
             for a, shape in shapes:
                 per_meaning: list[tuple[int, int]] = []
-                for survival in survivals(shape, rules):
-                    if all(available[t] >= k for t, k in survival.counts):
+                # In the wildcard form a joker added to a kept meld is a stand-in.
+                for survival in survivals(shape, rules, 0 if wildcard else None):
+                    if _possible(survival.counts, available, joker, wildcard):
                         var = model.add_variable(f"k{m}_{len(options_vars)}", 0, 1)
                         model.kept[var] = (m, survival)
                         options_vars.append((var, 1))
@@ -384,7 +380,7 @@ def formulate(
                         if survival.added == 0:
                             untouched_terms.append((var, 1))
                         for t, k in survival.counts:
-                            cover[t].append((var, k))
+                            cover.setdefault(t, []).append((var, k))
                 if a >= 0 and per_meaning:
                     choose_var = jokers_of[m].choose[a]
                     model.constraints.append(
@@ -394,6 +390,14 @@ def formulate(
                     )
             if len(options_vars) > 1:
                 model.constraints.append(Constraint(f"survive[{m}]", tuple(options_vars), 0, 1))
+
+    if wildcard:
+        for t in sorted(cover):
+            if t != joker and any(var in model.sets or var in model.kept for var, _ in cover[t]):
+                stand_in = model.add_variable(f"v{t}", 0, jokers_in_play)
+                model.stand_ins[stand_in] = t
+                cover[t].append((stand_in, -1))  # a joker standing for t covers a t
+                cover[joker].append((stand_in, 1))  # ... and uses up a joker
 
     # y[t]: rack tiles placed.
     for t, count in sorted(rack.items()):
@@ -444,6 +448,17 @@ def formulate(
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model
+
+
+def _possible(
+    counts: tuple[tuple[int, int], ...], available: Counter[int], joker: int, wildcard: bool
+) -> bool:
+    """Whether the tiles in play can make a meld; in the wildcard form jokers may stand in
+    for the tiles that are missing."""
+    if not wildcard:
+        return all(available[t] >= k for t, k in counts)
+    missing = sum(max(0, k - available[t]) for t, k in counts if t != joker)
+    return dict(counts).get(joker, 0) + missing <= available[joker]
 
 
 def _mask(types: Iterable[int]) -> int:

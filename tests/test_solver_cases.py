@@ -108,6 +108,15 @@ def test_two_jokers_extend_one_table_run(solve_and_validate: SolveFn) -> None:
     assert move.moved == ()
 
 
+def test_a_rack_joker_joins_a_table_run_that_holds_a_joker(solve_and_validate: SolveFn) -> None:
+    # Both jokers stand for tiles that are nowhere in play (k1/k6/k7): the run is extended,
+    # not broken up (found by the oracle when survivals stopped listing added jokers).
+    move = solve_and_validate(position("table: k2 k3 k4 k5 j\nrack: j"))
+    assert placed(move) == "j"
+    assert shape(move) == expect(("k2 k3 k4 k5 j j", E))
+    assert move.moved == ()
+
+
 def test_a_third_joker_cannot_join_the_set(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("rack: r5 j j j", RuleSet(jokers=3)))
     assert placed(move) == norm("r5 j j")
