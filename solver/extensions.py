@@ -18,6 +18,10 @@ every first number, so a table run that wraps and extensions that cross 13 -> 1 
 covered; runs that hold the same tiles are found once. (A run of all ``numbers`` tiles can
 be read from any first number; for a meld without jokers only readings that keep the
 meld's tiles side by side are needed, the others hold the same tiles.)
+
+In the model's wildcard form a joker is a stand-in for a tile of a joker-free layout, so
+there the survivals hold no jokers beyond the meld's own, and a meld with two or more
+jokers gets joker-free layouts whose joker places the solver chooses (``open_jokers``).
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ class Survival:
     kind: MeldKind
     counts: tuple[tuple[int, int], ...]
     added: int  # tiles beyond the original meld
+    # Wildcard form: the meld's jokers are not in the layout; this many of the layout's
+    # tiles that are not the meld's own are jokers standing in (the solver says which).
+    open_jokers: int = 0
 
 
 def _counts(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[int, int], ...]:
@@ -47,7 +54,7 @@ def _counts(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[int, int], .
     return tuple(sorted(c.items()))
 
 
-def _runs(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, ...]]:
+def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     colours = {t.colour for t in real}
@@ -55,7 +62,7 @@ def _runs(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, ...
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
     candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
-    most_jokers = min(rules.max_jokers_per_set, rules.jokers, jokers + added_jokers)
+    most_jokers = jokers if wildcard else min(rules.max_jokers_per_set, rules.jokers)
     out = []
     # A run is the stretch of places first..first+size-1; place p holds number
     # run_numbers(first, size)[p - first] (past the top back to 1 only under wrap-around).
@@ -78,6 +85,13 @@ def _runs(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, ...
             ):
                 continue  # an overhang of min_len or more is a run of its own (docstring)
             free = [p for p in range(first, last + 1) if run[p - first] not in numbers]
+            if open_:  # the jokers' places are left open: one joker-free layout
+                if any(
+                    _needed(first, last, low, high, joker_at, rules)
+                    for joker_at in combinations(free, jokers)
+                ):
+                    out.append(tuple(Tile(colour, n) for n in run))
+                continue
             for k in range(jokers, min(most_jokers, len(free)) + 1):
                 for joker_at in combinations(free, k):
                     if jokers and not _needed(first, last, low, high, joker_at, rules):
@@ -102,7 +116,7 @@ def _needed(
     return inner_left - first < rules.min_len and last - inner_right < rules.min_len
 
 
-def _groups(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, ...]]:
+def _groups(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     numbers = {t.number for t in real}
@@ -111,12 +125,16 @@ def _groups(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, .
         return []
     group_numbers = sorted(n for n in numbers if n is not None) or range(1, rules.numbers + 1)
     out = []
-    max_jokers = min(rules.max_jokers_per_set, rules.jokers, jokers + added_jokers)
+    max_jokers = jokers if wildcard else min(rules.max_jokers_per_set, rules.jokers)
     for number in group_numbers:
         free = [Colour(c) for c in range(rules.colours) if Colour(c) not in colours]
         for extra in range(len(free) + 1):
             for added in combinations(free, extra):
                 real_tiles = sorted([*real, *(Tile(c, number) for c in added)])
+                if open_:  # the meld's jokers stand for some of the added colours
+                    if extra >= jokers and max(rules.min_len, len(meld.tiles)) <= len(real_tiles):
+                        out.append(tuple(real_tiles))
+                    continue
                 for k in range(jokers, max_jokers + 1):
                     size = len(real_tiles) + k
                     if max(rules.min_len, len(meld.tiles)) <= size <= rules.colours:
@@ -126,33 +144,34 @@ def _groups(meld: Meld, rules: RuleSet, added_jokers: int) -> list[tuple[Tile, .
 
 @cache
 def _survivals_of(
-    tiles_key: tuple[Tile, ...], rules: RuleSet, added_jokers: int
+    tiles_key: tuple[Tile, ...], rules: RuleSet, wildcard: bool
 ) -> tuple[Survival, ...]:
     meld = Meld(tiles_key)
+    # Open places pay off from two jokers on: a layout per pair of places grows fast.
+    open_jokers = meld.jokers if wildcard and meld.jokers >= 2 else 0
     seen: set[tuple[tuple[int, int], ...]] = set()
     found = []
     for kind, layouts in (
-        (MeldKind.RUN, _runs(meld, rules, added_jokers)),
-        (MeldKind.GROUP, _groups(meld, rules, added_jokers)),
+        (MeldKind.RUN, _runs(meld, rules, wildcard, open_jokers > 0)),
+        (MeldKind.GROUP, _groups(meld, rules, wildcard, open_jokers > 0)),
     ):
         for layout in layouts:
             counts = _counts(layout, rules)
             if counts in seen:
                 continue
             seen.add(counts)
-            found.append(Survival(layout, kind, counts, len(layout) - len(meld.tiles)))
+            added = len(layout) - len(meld.tiles)
+            found.append(Survival(layout, kind, counts, added, open_jokers))
     # The meld as it stands first, then by fewest added tiles: a stable, readable order.
     found.sort(key=lambda s: s.added)
     return tuple(found)
 
 
-def survivals(meld: Meld, rules: RuleSet, added_jokers: int | None = None) -> tuple[Survival, ...]:
+def survivals(meld: Meld, rules: RuleSet, wildcard: bool = False) -> tuple[Survival, ...]:
     """Every legal meld that contains ``meld`` and that an optimal move may need (cached).
 
-    ``added_jokers`` caps the jokers a survival holds beyond the meld's own (default: as
-    many as the rules allow). The wildcard form of the model passes 0: there a joker added
-    to a kept meld is a stand-in for one of the meld's added tiles, so the joker-free
-    layouts (and the meld's own jokers) are enough.
+    With ``wildcard`` (the model's wildcard form, where a joker is a stand-in for a tile of
+    a joker-free layout) the layouts hold no jokers: a joker added to a kept meld stands in
+    for one of its added tiles, and the meld's own jokers for ``open_jokers`` of them.
     """
-    cap = rules.jokers if added_jokers is None else added_jokers
-    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, cap)
+    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, wildcard)

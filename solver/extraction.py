@@ -156,6 +156,12 @@ def extract(
     wild = Counter[Tile]()
     for var, t in model.stand_ins.items():  # jokers standing in for tiles of catalogue sets
         wild[rules.tile_types[t]] += values[var]
+    for var, (col, t) in model.open_slots.items():  # a kept meld's own jokers, where they are
+        if values[var]:
+            tile, draft = rules.tile_types[t], survived[model.kept[col][0]]
+            # A meld kept as it is was laid out as the original, jokers included.
+            as_laid = model.kept[col][1].added == 0
+            wild[tile] -= 1 if as_laid else draft.to_joker(tile, 1, declare=False)
     for draft in built:
         for tile in [t for t, k in left.items() if k > 0]:
             left[tile] -= draft.to_joker(tile, left[tile])

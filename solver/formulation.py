@@ -12,6 +12,15 @@ Constraints:
 * cover:   for every tile type t,  sum_s a[t,s] x[s] + sum_mc a[t,mc] k[m,c] = table[t] + y[t]
 * survive: for every table meld m, sum_c k[m,c] <= 1
 * opening: sum_s value[s] x[s] >= threshold * o  and  sum_t y[t] <= rack_size * o
+
+Wildcard form (no more jokers in play than a set may hold, fewer than ``min_len``): the
+sets and survivals are joker-free layouts, and
+
+* ``v[t]``   jokers standing in for a tile of type t: cover[t] gets ``- v[t]``, and the
+  jokers' cover ``sum_t v[t] = jokers on the table + y[joker]``;
+* ``z[c,t]`` for a kept meld with two or more jokers (whose layouts would multiply with
+  every pair of joker places): 1 when one of its own jokers stands for t in survival
+  column c, ``sum_t z[c,t] = jokers * k[c]`` and ``sum_c z[c,t] <= v[t]``.
 """
 
 from __future__ import annotations
@@ -77,6 +86,7 @@ class Formulation:
     hosts: dict[int, int] = field(default_factory=dict)  # host var -> x var of its set
     stand_ins: dict[int, int] = field(default_factory=dict)  # v var -> tile a joker stands for
     stay_in: dict[int, tuple[int, int]] = field(default_factory=dict)  # var -> (column, tile)
+    open_slots: dict[int, tuple[int, int]] = field(default_factory=dict)  # z var -> (k var, tile)
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     _sum_of: dict[tuple[tuple[int, int], ...], int] = field(default_factory=dict, repr=False)
 
@@ -115,6 +125,11 @@ class Formulation:
             if survival.added == 0 and m not in as_is:  # the first: its first joker meaning
                 values[var] = 1
                 as_is[m] = var
+        stand_in_for = {t: v for v, t in self.stand_ins.items()}
+        for z, (var, t) in self.open_slots.items():
+            if values[var]:  # kept as it is: its jokers fill exactly the open slots
+                values[z] = 1
+                values[stand_in_for[t]] += 1
         for jokers in self.table_jokers:
             values[jokers.choose[0]] = 1
             for t in jokers.meanings[0]:
@@ -369,8 +384,7 @@ def formulate(
                 shapes = [(-1, meld)]
             for a, shape in shapes:
                 per_meaning: list[tuple[int, int]] = []
-                # In the wildcard form a joker added to a kept meld is a stand-in.
-                for survival in survivals(shape, rules, 0 if wildcard else None):
+                for survival in survivals(shape, rules, wildcard):
                     if _possible(survival.counts, available, joker, wildcard):
                         var = model.add_variable(f"k{m}_{len(options_vars)}", 0, 1)
                         model.kept[var] = (m, survival)
@@ -381,6 +395,8 @@ def formulate(
                             untouched_terms.append((var, 1))
                         for t, k in survival.counts:
                             cover.setdefault(t, []).append((var, k))
+                        if survival.open_jokers:
+                            _open_slots(model, var, meld, survival)
                 if a >= 0 and per_meaning:
                     choose_var = jokers_of[m].choose[a]
                     model.constraints.append(
@@ -392,12 +408,21 @@ def formulate(
                 model.constraints.append(Constraint(f"survive[{m}]", tuple(options_vars), 0, 1))
 
     if wildcard:
+        slots_of: dict[int, list[tuple[int, int]]] = {}
+        for z, (_, t) in model.open_slots.items():
+            slots_of.setdefault(t, []).append((z, 1))
         for t in sorted(cover):
             if t != joker and any(var in model.sets or var in model.kept for var, _ in cover[t]):
                 stand_in = model.add_variable(f"v{t}", 0, jokers_in_play)
                 model.stand_ins[stand_in] = t
                 cover[t].append((stand_in, -1))  # a joker standing for t covers a t
                 cover[joker].append((stand_in, 1))  # ... and uses up a joker
+                if t in slots_of:  # kept melds' own jokers standing for t are stand-ins
+                    model.constraints.append(
+                        Constraint(
+                            f"open slots[{t}]", (*slots_of[t], (stand_in, -1)), -jokers_in_play, 0
+                        )
+                    )
 
     # y[t]: rack tiles placed.
     for t, count in sorted(rack.items()):
@@ -448,6 +473,21 @@ def formulate(
     }
     model.goals = [Goal(level, per_level[level]) for level in levels(objective, keep_jokers)]
     return model
+
+
+def _open_slots(model: Formulation, var: int, meld: Meld, survival: Survival) -> None:
+    """``z[c,t]``: 1 when the kept meld's own joker stands for ``t`` in survival column ``c``;
+    the meld's jokers are all there: as many ``z`` as it has jokers when ``c`` is chosen."""
+    own = {model.rules.index(t) for t in meld.tiles if not t.is_joker}
+    slots = []
+    for t, _ in survival.counts:
+        if t not in own:
+            z = model.add_variable(f"z{var}_{t}", 0, 1)
+            model.open_slots[z] = (var, t)
+            slots.append((z, 1))
+    model.constraints.append(
+        Constraint(f"open jokers {var}", (*slots, (var, -survival.open_jokers)), 0, 0)
+    )
 
 
 def _possible(

@@ -117,6 +117,17 @@ def test_a_rack_joker_joins_a_table_run_that_holds_a_joker(solve_and_validate: S
     assert move.moved == ()
 
 
+def test_a_table_meld_with_two_jokers_is_extended_around_them(
+    solve_and_validate: SolveFn,
+) -> None:
+    # Both jokers move down to stand for o8 and o9: the meld is kept, extended.
+    move = solve_and_validate(position("table: j j o11\nrack: o10 o12 o13"))
+    assert placed(move) == norm("o10 o12 o13")
+    assert shape(move) == expect(("j j o10 o11 o12 o13", E))
+    assert move.moved == ()
+    assert sorted(stands for _, _, stands in jokers(move)) == [["o8"], ["o9"]]
+
+
 def test_a_third_joker_cannot_join_the_set(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("rack: r5 j j j", RuleSet(jokers=3)))
     assert placed(move) == norm("r5 j j")
