@@ -308,11 +308,13 @@ def formulate(
         # stand in for tiles of type t. With no more jokers in play than a set may hold, the
         # per-set joker limit cannot bind, no set is made of jokers alone, and the model
         # loses the symmetry of the joker sets.
-        for s in catalogue(replace(rules, jokers=0)):
-            missing = sum(max(0, a - available[t]) for t, a in s.counts)
-            if missing > jokers_in_play:
-                continue
-            upper = min((available[t] + jokers_in_play) // a for t, a in s.counts)
+        in_play = _mask(t for t, k in available.items() if k > 0)
+        for s in _wildcard_sets(rules, in_play, jokers_in_play):
+            missing = sum(1 for t, _ in s.counts if not available[t])  # jokers stand in
+            upper = min(
+                [available[t] + jokers_in_play for t, _ in s.counts if available[t]]
+                + ([jokers_in_play // missing] if missing else [])
+            )
             var = model.add_variable(f"x{len(model.sets)}", 0, upper)
             model.sets[var] = s
             for t, a in s.counts:
@@ -499,6 +501,33 @@ def _possible(
         return all(available[t] >= k for t, k in counts)
     missing = sum(max(0, k - available[t]) for t, k in counts if t != joker)
     return dict(counts).get(joker, 0) + missing <= available[joker]
+
+
+def _wildcard_sets(rules: RuleSet, in_play: int, jokers: int) -> list[CatalogueSet]:
+    """The joker-free sets of the wildcard form: those missing at most ``jokers`` tiles of
+    the tiles in play, in catalogue order.
+
+    A missing tile can only be a joker, so sets that differ only in their missing tiles
+    are one physical set (r3 r4 j is r2-4 and r3-5 when no r2 or r5 is in play): only
+    the one of highest value is kept (value counts for the initial meld; nothing else
+    tells them apart).
+    """
+    best: dict[tuple[int, int], tuple[int, int]] = {}  # physical set -> (value, position)
+    found: list[CatalogueSet] = []
+    for s, needs in _masked(replace(rules, jokers=0)):
+        missing = (needs & ~in_play).bit_count()
+        if missing > jokers:
+            continue
+        key = (needs & in_play, missing)
+        if missing and key in best:
+            value, at = best[key]
+            if s.value > value:
+                found[at] = s
+                best[key] = (s.value, at)
+            continue
+        best[key] = (s.value, len(found))
+        found.append(s)
+    return found
 
 
 def _mask(types: Iterable[int]) -> int:
