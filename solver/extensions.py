@@ -26,7 +26,6 @@ jokers gets joker-free layouts whose joker places the solver chooses (``open_jok
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
@@ -50,8 +49,11 @@ class Survival:
 
 
 def _counts(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[int, int], ...]:
-    c = Counter(rules.index(t) for t in tiles)
-    return tuple(sorted(c.items()))
+    counts: dict[int, int] = {}
+    for tile in tiles:
+        i = rules.index(tile)
+        counts[i] = counts.get(i, 0) + 1
+    return tuple(sorted(counts.items()))
 
 
 def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple[Tile, ...]]:
@@ -61,8 +63,19 @@ def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple
     numbers = [t.number for t in real if t.number is not None]
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
-    candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
     most_jokers = jokers if wildcard else min(rules.max_jokers_per_set, rules.jokers)
+    if not most_jokers and not rules.wrap:  # the common case, directly (as below would)
+        low, high = min(numbers), max(numbers)
+        if high - low + 1 != len(numbers):
+            return []
+        (colour,) = colours
+        assert colour is not None
+        return [
+            tuple(Tile(colour, n) for n in range(first, last + 1))
+            for first in range(max(1, low - rules.min_len + 1), low + 1)
+            for last in range(high, min(rules.numbers, high + rules.min_len - 1) + 1)
+        ]
+    candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
     out = []
     # A run is the stretch of places first..first+size-1; place p holds number
     # run_numbers(first, size)[p - first] (past the top back to 1 only under wrap-around).
