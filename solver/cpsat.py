@@ -49,6 +49,32 @@ def _import_cp_model() -> types.ModuleType:
 cp_model: Any = _import_cp_model()
 
 
+class _Model(cp_model.CpModel):  # type: ignore[misc]
+    """A CpModel without the pre-PEP 8 method aliases (this backend never uses them).
+
+    ``CpModel()`` wraps every ``add_*``/``new_*`` method under its old CamelCase name on
+    each construction: 0.1 ms, as much as a whole small solve's model building.
+    """
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
+# The variable message class of this OR-Tools version (a pybind11 or a protobuf class).
+_VariableProto: Any = type(_Model().proto.variables.add())
+_DOMAINS: dict[tuple[int, int], Any] = {}  # (lower, upper) -> a variable proto to copy
+
+
+def _variable(lower: int, upper: int) -> Any:
+    """A variable proto with this domain, shared: the model's repeated field copies it."""
+    key = (lower, upper)
+    if key not in _DOMAINS:
+        variable = _VariableProto()
+        variable.domain.extend(key)
+        _DOMAINS[key] = variable
+    return _DOMAINS[key]
+
+
 class CpSatSession:
     """One CP-SAT model of a formulation, re-solved under changed bounds or goals.
 
@@ -58,12 +84,12 @@ class CpSatSession:
 
     def __init__(self, model: Formulation) -> None:
         self.formulation = model
-        cp = self.cp = cp_model.CpModel()
+        cp = self.cp = _Model()
         # The CpModelProto is filled directly: no Python expression objects (15% faster
-        # on small models than new_int_var/add, with the same solutions).
+        # on small models than new_int_var/add, with the same solutions); the variables in
+        # one call (a quarter of the time of one call per variable).
         proto = cp.proto
-        for v in model.variables:
-            proto.variables.add().domain.extend((v.lower, v.upper))
+        proto.variables.extend([_variable(v.lower, v.upper) for v in model.variables])
         for c in model.constraints:
             linear = proto.constraints.add().linear
             linear.vars.extend([var for var, _ in c.terms])
