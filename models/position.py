@@ -56,7 +56,8 @@ class Position:
         rules = self.rules
         for i, meld in enumerate(self.table, 1):
             for tile in meld.tiles:
-                rules.check_tile(tile, f"in table meld {i} '{meld}'")
+                if not rules.contains(tile):  # the message (printing the meld) only then
+                    rules.check_tile(tile, f"in table meld {i} '{meld}'")
             meld.check(rules, where=f"table meld {i}")
         for tile in self.rack:
             rules.check_tile(tile, "on the rack")

@@ -46,12 +46,13 @@ class Survival:
     # Wildcard form: the meld's jokers are not in the layout; this many of the layout's
     # tiles that are not the meld's own are jokers standing in (the solver says which).
     open_jokers: int = 0
+    needs: int = 0  # a bit per (non-joker) tile type of the layout
+    jokers: int = 0  # jokers in the layout
 
 
-def _counts(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[tuple[int, int], ...]:
+def _counts(indices: list[int]) -> tuple[tuple[int, int], ...]:
     counts: dict[int, int] = {}
-    for tile in tiles:
-        i = rules.index(tile)
+    for i in indices:
         counts[i] = counts.get(i, 0) + 1
     return tuple(sorted(counts.items()))
 
@@ -64,14 +65,16 @@ def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
     most_jokers = jokers if wildcard else min(rules.max_jokers_per_set, rules.jokers)
+    types, numbers_per_colour = rules.tile_types, rules.numbers
     if not most_jokers and not rules.wrap:  # the common case, directly (as below would)
         low, high = min(numbers), max(numbers)
         if high - low + 1 != len(numbers):
             return []
         (colour,) = colours
         assert colour is not None
+        base = int(colour) * numbers_per_colour - 1  # types[base + n] is the tile numbered n
         return [
-            tuple(Tile(colour, n) for n in range(first, last + 1))
+            types[base + first : base + last + 1]
             for first in range(max(1, low - rules.min_len + 1), low + 1)
             for last in range(high, min(rules.numbers, high + rules.min_len - 1) + 1)
         ]
@@ -83,6 +86,7 @@ def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple
         assert colour is not None
         if size < rules.min_len:
             continue
+        base = int(colour) * numbers_per_colour - 1
         for first in rules.run_starts(size):
             run = rules.run_numbers(first, size)
             place = {n: first + i for i, n in enumerate(run)}
@@ -103,7 +107,7 @@ def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple
                     _needed(first, last, low, high, joker_at, rules)
                     for joker_at in combinations(free, jokers)
                 ):
-                    out.append(tuple(Tile(colour, n) for n in run))
+                    out.append(tuple(types[base + n] for n in run))
                 continue
             for k in range(jokers, min(most_jokers, len(free)) + 1):
                 for joker_at in combinations(free, k):
@@ -111,7 +115,7 @@ def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple
                         continue
                     out.append(
                         tuple(
-                            JOKER if p in joker_at else Tile(colour, run[p - first])
+                            JOKER if p in joker_at else types[base + run[p - first]]
                             for p in range(first, last + 1)
                         )
                     )
@@ -169,12 +173,15 @@ def _survivals_of(
         (MeldKind.GROUP, _groups(meld, rules, wildcard, open_jokers > 0)),
     ):
         for layout in layouts:
-            counts = _counts(layout, rules)
+            indices = [rules.index(t) for t in layout]
+            counts = _counts(indices)
             if counts in seen:
                 continue
             seen.add(counts)
             added = len(layout) - len(meld.tiles)
-            found.append(Survival(layout, kind, counts, added, open_jokers))
+            jokers = indices.count(rules.joker_index) if rules.jokers else 0
+            needs = sum(1 << i for i, t in zip(indices, layout, strict=True) if not t.is_joker)
+            found.append(Survival(layout, kind, counts, added, open_jokers, needs, jokers))
     # The meld as it stands first, then by fewest added tiles: a stable, readable order.
     found.sort(key=lambda s: s.added)
     return tuple(found)

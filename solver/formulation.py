@@ -295,6 +295,7 @@ def formulate(
             most |= Counter(meaning)
         available += most
     cover: dict[int, list[tuple[int, int]]] = {t: [] for t in available}
+    in_play = _mask(t for t, k in available.items() if k > 0)
     jokers_in_play = available[joker]
 
     hosts_needed = guarded and joker_rule is JokerRule.STRICT  # hosts are explicit joker sets
@@ -308,7 +309,6 @@ def formulate(
         # stand in for tiles of type t. With no more jokers in play than a set may hold, the
         # per-set joker limit cannot bind, no set is made of jokers alone, and the model
         # loses the symmetry of the joker sets.
-        in_play = _mask(t for t, k in available.items() if k > 0)
         for s in _wildcard_sets(rules, in_play, jokers_in_play):
             missing = sum(1 for t, _ in s.counts if not available[t])  # jokers stand in
             upper = min(
@@ -322,7 +322,6 @@ def formulate(
     else:
         # x[s]: only sets made of tiles in play, at most as many copies as the tiles allow.
         extra = _long_hosts(rules, rack, available) if hosts_needed else ()
-        in_play = _mask(t for t, k in available.items() if k > 0)
         for s, needs in (*_masked(rules), *((s, _mask(t for t, _ in s.counts)) for s in extra)):
             if needs & ~in_play:  # a tile of the set is not in play (cheap test first)
                 continue
@@ -387,7 +386,7 @@ def formulate(
             for a, shape in shapes:
                 per_meaning: list[tuple[int, int]] = []
                 for survival in survivals(shape, rules, wildcard):
-                    if _possible(survival.counts, available, joker, wildcard):
+                    if _fits(survival, in_play, jokers_in_play, wildcard):
                         var = model.add_variable(f"k{m}_{len(options_vars)}", 0, 1)
                         model.kept[var] = (m, survival)
                         options_vars.append((var, 1))
@@ -492,15 +491,13 @@ def _open_slots(model: Formulation, var: int, meld: Meld, survival: Survival) ->
     )
 
 
-def _possible(
-    counts: tuple[tuple[int, int], ...], available: Counter[int], joker: int, wildcard: bool
-) -> bool:
-    """Whether the tiles in play can make a meld; in the wildcard form jokers may stand in
-    for the tiles that are missing."""
-    if not wildcard:
-        return all(available[t] >= k for t, k in counts)
-    missing = sum(max(0, k - available[t]) for t, k in counts if t != joker)
-    return dict(counts).get(joker, 0) + missing <= available[joker]
+def _fits(survival: Survival, in_play: int, jokers: int, wildcard: bool) -> bool:
+    """Whether the tiles in play can make a survival: its tiles are in play, or (in the
+    wildcard form) jokers stand in for those that are not."""
+    missing = (survival.needs & ~in_play).bit_count()
+    if missing and not wildcard:
+        return False
+    return survival.jokers + missing <= jokers
 
 
 def _wildcard_sets(rules: RuleSet, in_play: int, jokers: int) -> list[CatalogueSet]:
@@ -514,7 +511,7 @@ def _wildcard_sets(rules: RuleSet, in_play: int, jokers: int) -> list[CatalogueS
     """
     best: dict[tuple[int, int], tuple[int, int]] = {}  # physical set -> (value, position)
     found: list[CatalogueSet] = []
-    for s, needs in _masked(replace(rules, jokers=0)):
+    for s, needs in _masked(_joker_free(rules)):
         missing = (needs & ~in_play).bit_count()
         if missing > jokers:
             continue
@@ -536,6 +533,12 @@ def _mask(types: Iterable[int]) -> int:
     for t in types:
         bits |= 1 << t
     return bits
+
+
+@cache
+def _joker_free(rules: RuleSet) -> RuleSet:
+    """The same game without jokers (its catalogue is the wildcard form's sets; cached)."""
+    return replace(rules, jokers=0)
 
 
 @cache
