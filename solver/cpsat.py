@@ -124,10 +124,16 @@ class CpSatSession:
         params = solver.parameters
         params.max_time_in_seconds = limit.seconds
         params.num_workers = limit.workers
-        # Measured on this model: presolve and probing cost more than they save
-        # (see benchmarks/README.md).
+        # Measured on this model (benchmarks/README.md): presolve, probing, inprocessing,
+        # cuts and symmetry detection cost more than they save on these small models. The
+        # whole LP from the start (not constraint by constraint) halves the wildcard and
+        # joker-free solves, but stalls some models with explicit joker sets.
         params.cp_model_presolve = False
         params.cp_model_probing_level = 0
+        params.use_sat_inprocessing = False
+        params.cut_level = 0
+        params.symmetry_level = 0
+        params.add_lp_constraints_lazily = self.formulation.joker_sets
         params.random_seed = 0
         code = solver.solve(self.cp)
         elapsed = time.perf_counter() - started

@@ -82,6 +82,8 @@ class Formulation:
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # var -> (meld, how)
     placed: dict[int, int] = field(default_factory=dict)  # var index -> tile type index
     joker_rule: JokerRule = JokerRule.FREE
+    # Sets spell out their jokers (the wildcard form does not apply): a larger, harder model.
+    joker_sets: bool = False
     table_jokers: list[TableJokers] = field(default_factory=list)
     hosts: dict[int, int] = field(default_factory=dict)  # host var -> x var of its set
     stand_ins: dict[int, int] = field(default_factory=dict)  # v var -> tile a joker stands for
@@ -304,6 +306,7 @@ def formulate(
         and jokers_in_play < rules.min_len
         and not hosts_needed
     )
+    model.joker_sets = jokers_in_play > 0 and not wildcard
     if wildcard:
         # Wildcard form (exact here): sets are the joker-free patterns, and v[t] jokers
         # stand in for tiles of type t. With no more jokers in play than a set may hold, the
