@@ -38,7 +38,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +53,18 @@ from rummikub.solver.formulation import Formulation, Goal, formulate
 
 Params = dict[str, Any]
 
-# Our current production setting (solver/cpsat.py) that every other one is compared with.
 EACH = (1, 1, 1, 1, 1)  # every level its own solve
+# The first production setting, which most configurations below vary.
 BASE: Params = {"num_workers": 1, "cp_model_presolve": False, "cp_model_probing_level": 0}
+# Today's production setting (solver/cpsat.py): BASE plus these, and the LP built lazily
+# only for models with explicit joker sets (``Config.lazy_lp_for_joker_sets``).
+LEAN: Params = {
+    **BASE,
+    "use_sat_inprocessing": False,
+    "cut_level": 0,
+    "symmetry_level": 0,
+    "add_lp_constraints_lazily": False,
+}
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,9 @@ class Config:
     # (deterministic time budget, params): when the first search has not proved optimality
     # within the budget, go on with these params from its best solution. Deterministic.
     fallback: tuple[float, Params] | None = None
+    # As production: add_lp_constraints_lazily on exactly for models with explicit joker
+    # sets (the whole LP up front stalls some of those).
+    lazy_lp_for_joker_sets: bool = False
     note: str = ""
 
     @property
@@ -82,8 +94,14 @@ def _configs() -> list[Config]:
     lp, core = cp_model.LP_SEARCH, {**BASE, "optimize_with_core": True}
     slow = "slow"
     return [
-        Config("current", BASE, note="solver/cpsat.py today"),
-        Config("current-proto", BASE, proto=True, note="same, CpModelProto filled directly"),
+        Config("current", LEAN, proto=True, lazy_lp_for_joker_sets=True, note="solver/cpsat.py"),
+        Config("lean-lazy-lp", {**LEAN, "add_lp_constraints_lazily": True}, proto=True),
+        Config("lean-whole-lp", LEAN, proto=True, note="also for joker sets: stalls some"),
+        Config("base", BASE, note="the first production setting"),
+        Config("base-proto", BASE, proto=True, note="same, CpModelProto filled directly"),
+        Config("inprocessing-off", {**BASE, "use_sat_inprocessing": False}, proto=True),
+        Config("cut0", {**BASE, "cut_level": 0}, proto=True),
+        Config("whole-lp", {**BASE, "add_lp_constraints_lazily": False}, proto=True),
         Config("no-hint", BASE, hint=False),
         Config("defaults-w1", {"num_workers": 1}, note=slow),
         Config("defaults-w2", {"num_workers": 2}, note=slow),
@@ -297,6 +315,9 @@ def _run(
 
 def solve_variant(model: Formulation, config: Config, seconds: float) -> Outcome:
     """Solve like solver/cpsat.py does, with the configuration's choices."""
+    if config.lazy_lp_for_joker_sets:
+        lazy = {"add_lp_constraints_lazily": model.joker_sets}
+        config = replace(config, params={**config.params, **lazy})
     started = time.perf_counter()
     cpu_started = time.process_time()
     cp = _build(model, config.hint, config.proto)
