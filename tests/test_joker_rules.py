@@ -530,6 +530,7 @@ def test_check_move_with_joker_rule() -> None:
         (ONE_JOKER_PER_SET, "table: r3 j r5\nrack: j r6"),
         (STANDARD, "table: r5 j r7 | k9 b9 o9 | j r2 r3\nrack: r6 k10"),
         (STANDARD, "table: k5 b5 j | r1 r2 r3\nrack: o5"),
+        (STANDARD, "table: j j o11 | k1 k2 k3\nrack: o5"),  # free: the jokers' open places
     ],
 )
 def test_untouched_fallback_is_the_old_table(rules: RuleSet, text: str, rule: str) -> None:
@@ -540,7 +541,10 @@ def test_untouched_fallback_is_the_old_table(rules: RuleSet, text: str, rule: st
 
     position = position_from_text(text, rules)
     model = formulate(position, joker_rule=rule)
-    table, placed, moved = extract(position, model, model.untouched())
+    values = model.untouched()
+    for c in model.constraints:
+        assert c.lower <= model.evaluate(c.terms, values) <= c.upper, c.name
+    table, placed, moved = extract(position, model, values)
     assert placed == () and moved == ()
     assert sorted(sorted(m.meld.tiles, key=Tile.sort_key) for m in table) == sorted(
         sorted(m.tiles, key=Tile.sort_key) for m in position.table
