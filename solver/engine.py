@@ -159,7 +159,8 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule, position))
+    rule = _joker_rule(joker_rule, position)
+    model = formulate_turn(position, goal, keep_jokers, rule, distinct=True)
     moves: list[Move] = []
     seen: set[tuple[object, ...]] = set()
     exhausted = False

@@ -37,7 +37,11 @@ from rummikub.models.tile import JOKER, Colour, Tile
 
 @dataclass(frozen=True, slots=True)
 class Survival:
-    """A legal meld that contains a table meld: its layout, kind and tile counts by type index."""
+    """A legal meld that contains a table meld: its layout, kind and tile counts by type index.
+
+    With ``open_jokers`` the layout leaves out the meld's jokers: it is the meld once that
+    many of its added tiles are jokers (a superset of the layouts the pruning above needs).
+    """
 
     tiles: tuple[Tile, ...]
     kind: MeldKind
@@ -180,7 +184,10 @@ def _survivals_of(
             seen.add(counts)
             added = len(layout) - len(meld.tiles)
             jokers = indices.count(rules.joker_index) if rules.jokers else 0
-            needs = sum(1 << i for i, t in zip(indices, layout, strict=True) if not t.is_joker)
+            needs = 0
+            for i, tile in zip(indices, layout, strict=True):
+                if not tile.is_joker:
+                    needs |= 1 << i
             found.append(Survival(layout, kind, counts, added, open_jokers, needs, jokers))
     # The meld as it stands first, then by fewest added tiles: a stable, readable order.
     found.sort(key=lambda s: s.added)

@@ -154,7 +154,7 @@ def extract(
             targets[k % len(targets)].to_joker(tile, 1)
     left = Counter[Tile]() if model.stay_in else sum((c for c in stay.values()), Counter[Tile]())
     wild = Counter[Tile]()
-    for var, t in model.stand_ins.items():  # jokers standing in for tiles of catalogue sets
+    for var, t in model.stand_ins.items():  # jokers standing in for tiles of sets, kept melds
         wild[rules.tile_types[t]] += values[var]
     for var, (col, t) in model.open_slots.items():  # a kept meld's own jokers, where they are
         if values[var]:

@@ -193,7 +193,9 @@ class Formulation:
         """No-good cut: later solutions must place other tiles or build another table.
 
         "Another table" compares the new table as a multiset of melds, so a meld that is
-        kept and the same meld formed afresh count as the same table.
+        kept and the same meld formed afresh count as the same table. That is only exact
+        when a column's tiles say which meld it lays: build the model with
+        ``formulate(..., distinct=True)``.
         """
         terms: list[tuple[int, int]] = []
         constant = 0  # the cut is: sum(terms) + constant >= 1
@@ -268,10 +270,16 @@ def formulate(
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
     joker_rule: JokerRule | str | None = None,
+    distinct: bool = False,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position.
 
-    ``joker_rule`` defaults to the position's rules (``RuleSet.joker_rule``).
+    ``joker_rule`` defaults to the position's rules (``RuleSet.joker_rule``). ``distinct``
+    (for ranking moves with no-good cuts, :meth:`Formulation.exclude`): every column's
+    tiles say which meld it lays, jokers included, so that one solution is one table. The
+    wildcard form's lighter columns (a kept meld's jokers left to stand-ins or open
+    places, one column for sets that differ only in tiles nobody holds) are the same
+    optimum but not that.
     """
     rules = position.rules
     joker_rule = JokerRule(rules.joker_rule if joker_rule is None else joker_rule)
@@ -306,13 +314,14 @@ def formulate(
         and jokers_in_play < rules.min_len
         and not hosts_needed
     )
+    light = wildcard and not distinct  # the wildcard form's lighter columns
     model.joker_sets = jokers_in_play > 0 and not wildcard
     if wildcard:
         # Wildcard form (exact here): sets are the joker-free patterns, and v[t] jokers
         # stand in for tiles of type t. With no more jokers in play than a set may hold, the
         # per-set joker limit cannot bind, no set is made of jokers alone, and the model
         # loses the symmetry of the joker sets.
-        for s in _wildcard_sets(rules, in_play, jokers_in_play):
+        for s in _wildcard_sets(rules, in_play, jokers_in_play, merge=light):
             missing = sum(1 for t, _ in s.counts if not available[t])  # jokers stand in
             upper = min(
                 [available[t] + jokers_in_play for t, _ in s.counts if available[t]]
@@ -388,8 +397,8 @@ def formulate(
                 shapes = [(-1, meld)]
             for a, shape in shapes:
                 per_meaning: list[tuple[int, int]] = []
-                for survival in survivals(shape, rules, wildcard):
-                    if _fits(survival, in_play, jokers_in_play, wildcard):
+                for survival in survivals(shape, rules, light):
+                    if _fits(survival, in_play, jokers_in_play, light):
                         var = model.add_variable(f"k{m}_{len(options_vars)}", 0, 1)
                         model.kept[var] = (m, survival)
                         options_vars.append((var, 1))
@@ -415,8 +424,9 @@ def formulate(
         slots_of: dict[int, list[tuple[int, int]]] = {}
         for z, (_, t) in model.open_slots.items():
             slots_of.setdefault(t, []).append((z, 1))
+        columns = (model.sets.keys() | model.kept.keys()) if light else model.sets.keys()
         for t in sorted(cover):
-            if t != joker and any(var in model.sets or var in model.kept for var, _ in cover[t]):
+            if t != joker and any(var in columns for var, _ in cover[t]):
                 stand_in = model.add_variable(f"v{t}", 0, jokers_in_play)
                 model.stand_ins[stand_in] = t
                 cover[t].append((stand_in, -1))  # a joker standing for t covers a t
@@ -503,14 +513,16 @@ def _fits(survival: Survival, in_play: int, jokers: int, wildcard: bool) -> bool
     return survival.jokers + missing <= jokers
 
 
-def _wildcard_sets(rules: RuleSet, in_play: int, jokers: int) -> list[CatalogueSet]:
+def _wildcard_sets(
+    rules: RuleSet, in_play: int, jokers: int, merge: bool = True
+) -> list[CatalogueSet]:
     """The joker-free sets of the wildcard form: those missing at most ``jokers`` tiles of
-    the tiles in play, in catalogue order.
+    the tiles in play, in catalogue order (a merged set takes the first one's place).
 
     A missing tile can only be a joker, so sets that differ only in their missing tiles
-    are one physical set (r3 r4 j is r2-4 and r3-5 when no r2 or r5 is in play): only
-    the one of highest value is kept (value counts for the initial meld; nothing else
-    tells them apart).
+    are one physical set (r3 r4 j is r2-4 and r3-5 when no r2 or r5 is in play). With
+    ``merge`` only the one of highest value is kept: the optimum is the same (value
+    counts for the initial meld), but the printed layout of a move is then one of them.
     """
     best: dict[tuple[int, int], tuple[int, int]] = {}  # physical set -> (value, position)
     found: list[CatalogueSet] = []
@@ -519,7 +531,7 @@ def _wildcard_sets(rules: RuleSet, in_play: int, jokers: int) -> list[CatalogueS
         if missing > jokers:
             continue
         key = (needs & in_play, missing)
-        if missing and key in best:
+        if merge and missing and key in best:
             value, at = best[key]
             if s.value > value:
                 found[at] = s

@@ -52,6 +52,33 @@ def test_exhausted_when_fewer_moves_exist() -> None:
     assert ranked.unique_optimum
 
 
+@pytest.mark.parametrize(
+    ("text", "k", "table", "placed"),
+    [
+        # A table meld's two jokers, kept or moved to a new run: both tables are listed.
+        ("table: b7 j j | k4 r4 o4\nrack: b6 b7 b4", 3, "k4 r4 o4 j | b4 j b6 b7", "b4 b6"),
+        # A run split round its joker, the rack joker completing the second half.
+        ("table: o1 o2 j o4 o5\nrack: j", 5, "o1 o2 j | j o4 o5", "j"),
+    ],
+)
+def test_moves_with_jokers_in_table_melds_are_all_found(
+    text: str, k: int, table: str, placed: str
+) -> None:
+    # Found missing by review when the ranking used the wildcard form's lighter columns
+    # (one solution could then stand for two tables, and the cut removed both).
+    position = position_from_text(text)
+    expected = (sorted(placed.split()), sorted(sorted(m.split()) for m in table.split(" | ")))
+    ranked = solve_top(position, k)
+    found = [
+        (
+            sorted(str(t) for t in move.placed),
+            sorted(sorted(str(t) for t in m.tiles) for m in move.melds),
+        )
+        for move in ranked.moves
+    ]
+    assert expected in found
+
+
 def test_cli_top_json_and_human() -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["solve", "examples/midgame.txt", "--top", "3", "--json"])
