@@ -153,6 +153,15 @@ def extract(
         for k in range(count):  # spread over the copies of a set
             targets[k % len(targets)].to_joker(tile, 1)
     left = Counter[Tile]() if model.stay_in else sum((c for c in stay.values()), Counter[Tile]())
+    # Under strict rules a host set holds a freed joker with rack tiles: those tiles stay
+    # real there, so a staying joker standing for one of them goes to another set.
+    real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> its rack tiles
+    hosting = {col: values[host] for host, col in model.hosts.items()}  # the first copies
+    for var, (col, t) in model.host_tiles.items():
+        for k in range(values[var]):
+            draft = copies[col][k % hosting[col]]
+            real_in.setdefault(id(draft), Counter())[rules.tile_types[t]] += 1
+    built.sort(key=lambda d: id(d) in real_in)  # hosts last: other sets take staying jokers
     wild = Counter[Tile]()
     for var, t in model.stand_ins.items():  # jokers standing in for tiles of sets, kept melds
         wild[rules.tile_types[t]] += values[var]
@@ -164,7 +173,7 @@ def extract(
             wild[tile] -= 1 if as_laid else draft.to_joker(tile, 1, declare=False)
     for draft in built:
         for tile in [t for t, k in left.items() if k > 0]:
-            left[tile] -= draft.to_joker(tile, left[tile])
+            left[tile] -= draft.to_joker(tile, left[tile], skip=real_in.get(id(draft)))
         for tile in [t for t, k in wild.items() if k > 0]:
             wild[tile] -= draft.to_joker(tile, wild[tile], declare=False)
     for draft in survived.values():  # a joker standing in for a tile added to a kept meld

@@ -86,6 +86,7 @@ class Formulation:
     joker_sets: bool = False
     table_jokers: list[TableJokers] = field(default_factory=list)
     hosts: dict[int, int] = field(default_factory=dict)  # host var -> x var of its set
+    host_tiles: dict[int, tuple[int, int]] = field(default_factory=dict)  # w -> (x var, tile)
     stand_ins: dict[int, int] = field(default_factory=dict)  # v var -> tile a joker stands for
     stay_in: dict[int, tuple[int, int]] = field(default_factory=dict)  # var -> (column, tile)
     open_slots: dict[int, tuple[int, int]] = field(default_factory=dict)  # z var -> (k var, tile)
@@ -700,6 +701,7 @@ def _joker_replacement(model: Formulation, rack: Counter[int], joker: int, stric
             from_rack = []
             for t, a in real:
                 w = model.add_variable(f"w{var}_{t}", 0, a * upper)
+                model.host_tiles[w] = (var, t)
                 model.constraints.append(
                     Constraint(f"rack tiles in host {var}", ((w, 1), (host, -a)), -a * upper, 0)
                 )

@@ -550,3 +550,20 @@ def test_untouched_fallback_is_the_old_table(rules: RuleSet, text: str, rule: st
         sorted(m.tiles, key=Tile.sort_key) for m in position.table
     )
     assert move_problems(position, [m.meld for m in table], placed, rule) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "objective"),
+    [
+        ("table: o1 o2 o3 | j j o4\nrack: k4 b4 r4 o5 b3", "value"),
+        ("table: j j o4\nrack: k4 b4 r4 b3", "tiles"),
+    ],
+)
+def test_a_staying_joker_is_not_put_where_a_host_needs_its_rack_tile(
+    text: str, objective: str
+) -> None:
+    # Found by review: a staying joker (as b4) was printed in the freed joker's host set in
+    # place of the rack's b4, leaving the host one rack tile short (an illegal table).
+    position = position_from_text(text)
+    move = solve(position, objective, joker_rule="strict")
+    assert move_problems(position, move.melds, move.placed, "strict") == []
