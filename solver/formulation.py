@@ -322,9 +322,8 @@ def formulate(
         # stand in for tiles of type t. With no more jokers in play than a set may hold, the
         # per-set joker limit cannot bind, no set is made of jokers alone, and the model
         # loses the symmetry of the joker sets.
-        for s in _wildcard_sets(rules, in_play, jokers_in_play, merge=light):
-            missing = sum(1 for t, _ in s.counts if not available[t])  # jokers stand in
-            upper = min(
+        for s, missing in _wildcard_sets(rules, in_play, jokers_in_play, merge=light):
+            upper = min(  # each missing tile takes a joker
                 [available[t] + jokers_in_play for t, _ in s.counts if available[t]]
                 + ([jokers_in_play // missing] if missing else [])
             )
@@ -516,9 +515,10 @@ def _fits(survival: Survival, in_play: int, jokers: int, wildcard: bool) -> bool
 
 def _wildcard_sets(
     rules: RuleSet, in_play: int, jokers: int, merge: bool = True
-) -> list[CatalogueSet]:
-    """The joker-free sets of the wildcard form: those missing at most ``jokers`` tiles of
-    the tiles in play, in catalogue order (a merged set takes the first one's place).
+) -> list[tuple[CatalogueSet, int]]:
+    """The joker-free sets of the wildcard form with how many of their tiles are not in
+    play: those missing at most ``jokers``, in catalogue order (a merged set takes the
+    first one's place).
 
     A missing tile can only be a joker, so sets that differ only in their missing tiles
     are one physical set (r3 r4 j is r2-4 and r3-5 when no r2 or r5 is in play). With
@@ -526,7 +526,7 @@ def _wildcard_sets(
     counts for the initial meld), but the printed layout of a move is then one of them.
     """
     best: dict[tuple[int, int], tuple[int, int]] = {}  # physical set -> (value, position)
-    found: list[CatalogueSet] = []
+    found: list[tuple[CatalogueSet, int]] = []
     for s, needs in _masked(_joker_free(rules)):
         missing = (needs & ~in_play).bit_count()
         if missing > jokers:
@@ -535,11 +535,11 @@ def _wildcard_sets(
         if merge and missing and key in best:
             value, at = best[key]
             if s.value > value:
-                found[at] = s
+                found[at] = (s, missing)
                 best[key] = (s.value, at)
             continue
         best[key] = (s.value, len(found))
-        found.append(s)
+        found.append((s, missing))
     return found
 
 
@@ -647,11 +647,8 @@ def _staying_jokers_per_set(model: Formulation, joker: int) -> None:
         own = dict(counts).get(joker, 0)
         terms: list[tuple[int, int]] = []
         for t, a in inside:
-            var = model.add_variable(f"s{col}_{t}", 0, a * upper)
+            var = _in_copies(model, f"s{col}_{t}", col, a)
             model.stay_in[var] = (col, t)
-            model.constraints.append(
-                Constraint(f"staying in {col}", ((var, 1), (col, -a)), -a * upper, 0)
-            )
             staying[t].append((var, 1))
             terms.append((var, 1))
         model.constraints.append(
@@ -664,6 +661,17 @@ def _staying_jokers_per_set(model: Formulation, joker: int) -> None:
         )
     for t, terms in staying.items():
         model.constraints.append(Constraint(f"staying jokers {t}", tuple(terms), 0, 0))
+
+
+def _in_copies(model: Formulation, name: str, column: int, per_copy: int) -> int:
+    """A new variable for tiles that lie in the chosen copies of ``column``: at most
+    ``per_copy`` in each."""
+    upper = model.variables[column].upper
+    var = model.add_variable(name, 0, per_copy * upper)
+    model.constraints.append(
+        Constraint(f"{name} in {column}", ((var, 1), (column, -per_copy)), -per_copy * upper, 0)
+    )
+    return var
 
 
 def _joker_replacement(model: Formulation, rack: Counter[int], joker: int, strict: bool) -> None:
@@ -700,11 +708,8 @@ def _joker_replacement(model: Formulation, rack: Counter[int], joker: int, stric
             )
             from_rack = []
             for t, a in real:
-                w = model.add_variable(f"w{var}_{t}", 0, a * upper)
+                w = _in_copies(model, f"w{var}_{t}", host, a)
                 model.host_tiles[w] = (var, t)
-                model.constraints.append(
-                    Constraint(f"rack tiles in host {var}", ((w, 1), (host, -a)), -a * upper, 0)
-                )
                 uses[t].append((w, 1))
                 from_rack.append((w, 1))
             model.constraints.append(
