@@ -591,5 +591,14 @@ def _register_arena() -> None:
 _register_arena()
 
 
+def _register_odds() -> None:
+    from rummikub.cli.odds import odds  # imports only click; the counter loads when run
+
+    main.add_command(odds)
+
+
+_register_odds()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,191 @@
+"""``rummikub odds``: exact odds of a hand (winning hands, opening melds), counted."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+
+import click
+
+from rummikub.cli.errors import fail, guard
+from rummikub.cli.main import _rules_options
+
+if TYPE_CHECKING:
+    from rummikub.models.odds import HandOdds
+    from rummikub.models.rules import RuleSet
+
+_RANGE = re.compile(r"\s*(\d{1,4})\s*(?:\.\.\s*(\d{1,4})\s*)?")
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``14``, ``14..26`` or ``3,6,14..16``: the hand sizes asked for."""
+    sizes: list[int] = []
+    for part in text.split(","):
+        match = _RANGE.fullmatch(part)
+        if match is None:
+            fail(f"--tiles {text!r}: write a size like 14, a range like 14..26, or a list 3,6,9")
+        low = int(match.group(1))
+        high = int(match.group(2) or low)
+        if high < low:
+            fail(f"--tiles {text!r}: the range {low}..{high} runs backwards")
+        sizes.extend(range(low, high + 1))
+    return sorted(set(sizes))
+
+
+@click.command(
+    name="odds",
+    help="""Exact odds of a hand: how many hands of N tiles are winning hands
+(every tile in a legal set) or can make the opening meld.
+
+\b
+Counts are exact integers two ways: distinct hands (multisets of tile
+types, as van Rijn, Takes & Vis count them) and draws (sets of physical
+tiles, all equally likely; their fraction is the chance of a dealt rack).
+Where exact counting is out of reach (runs round the top with --wrap, or a
+count too large for the budget) a Monte Carlo estimate with its 95%
+interval is printed instead, labelled as such.
+
+\b
+Examples:
+  rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
+  rummikub odds --tiles 14                 # with the two jokers
+  rummikub odds --opening --tiles 14 --colours 3 --numbers 9
+  rummikub odds --tiles 3..9 --no-jokers --json
+""",
+)
+@click.option(
+    "--tiles",
+    "tiles_spec",
+    default="14",
+    show_default=True,
+    metavar="N|A..B",
+    help="Hand size, a range A..B (a table), or a list 3,6,9.",
+)
+@click.option("--no-jokers", is_flag=True, help="Count the game without its jokers.")
+@click.option(
+    "--opening",
+    is_flag=True,
+    help="Ask whether the hand holds sets worth at least the threshold (jokers worth the "
+    "tile they stand for), not whether it is a winning hand.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "estimate"]),
+    default="auto",
+    show_default=True,
+    help="auto: exact where in reach, else an estimate; exact: fail rather than estimate.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1, max=10_000_000),
+    default=20_000,
+    show_default=True,
+    help="Dealt hands per size for an estimate.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the estimate.")
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0.1),
+    default=120.0,
+    show_default=True,
+    help="Give up an exact count after this long (then estimate, unless --method exact).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_rules_options
+@guard
+def odds(
+    tiles_spec: str,
+    no_jokers: bool,
+    opening: bool,
+    method: str,
+    samples: int,
+    seed: int,
+    max_seconds: float,
+    as_json: bool,
+    rules: RuleSet,
+) -> None:
+    from dataclasses import replace
+
+    from rummikub.models.odds import CountTooLarge, Question, count_hands, estimate_hands
+
+    sizes = parse_sizes(tiles_spec)
+    if no_jokers:
+        rules = replace(rules, jokers=0)
+    question = Question.OPENING if opening else Question.WINNING
+    note = ""
+    rows: list[HandOdds]
+    if method == "estimate":
+        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        note = "estimated as asked (--method estimate)"
+    elif rules.wrap:
+        if method == "exact":
+            fail("exact counting does not cover runs round the top (--wrap); use --method auto")
+        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        note = "exact counting does not cover runs round the top (wrap)"
+    else:
+        try:
+            rows = count_hands(sizes, rules, question, max_seconds=max_seconds)
+        except CountTooLarge as error:
+            if method == "exact":
+                raise
+            rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+            note = str(error)
+    if as_json:
+        payload = {
+            "question": str(question),
+            "rules": rules.options(),
+            "note": note,
+            "rows": [row.to_json() for row in rows],
+        }
+        click.echo(json.dumps(payload))
+        return
+    click.echo(render(rows, rules, question, note))
+
+
+def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) -> str:
+    """Rows for a person: exact integers and fractions, or estimates with their interval."""
+    from rummikub.models.odds import Question
+
+    what = (
+        f"can make the opening meld (sets worth at least {max(rules.initial_threshold, 1)})"
+        if question is Question.OPENING
+        else "are winning hands (every tile in a legal set)"
+    )
+    jokers = f"{rules.jokers} jokers" if rules.jokers else "no jokers"
+    game = (
+        f"{rules.colours} colours x 1..{rules.numbers} x {rules.copies} copies + {jokers}"
+        f" ({rules.total_tiles} tiles)"
+    )
+    lines = [f"Hands that {what}; {game}:"]
+    for row in rows:
+        if row.exact:
+            lines.append(
+                f"  {row.size:>3} tiles: {row.hands:,} of {row.all_hands:,} distinct hands "
+                f"({_percent(row.hand_fraction)})"
+            )
+            if row.draws != row.hands or row.all_draws != row.all_hands:
+                lines.append(
+                    f"             {row.draws:,} of {row.all_draws:,} equally likely draws "
+                    f"({_percent(row.chance)}: the chance of a dealt hand)"
+                )
+        else:
+            lines.append(
+                f"  {row.size:>3} tiles: ESTIMATE {_percent(row.chance)} "
+                f"(95% interval {_percent(row.low)} .. {_percent(row.high)}; "
+                f"{row.hits:,} of {row.samples:,} dealt hands)"
+            )
+    seconds = sum({row.seconds for row in rows}) if rows else 0.0
+    method = "exact count" if rows and rows[0].exact else "Monte Carlo estimate, not exact"
+    lines.append(f"  ({method}; {seconds:.1f} s)")
+    if note:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)
+
+
+def _percent(fraction: float) -> str:
+    if fraction == 0:
+        return "0%"
+    if fraction >= 0.001:
+        return f"{100 * fraction:.4f}%"
+    return f"{100 * fraction:.4g}%"

@@ -1,0 +1,480 @@
+"""Exact odds of a hand: how many hands of t tiles are winning hands, or can open.
+
+Hands are counted two ways, both exact Python integers:
+
+* **distinct hands**: multisets of tile types (each numbered tile at most ``copies`` times,
+  the joker at most ``jokers`` times), as van Rijn, Takes & Vis count them;
+* **draws**: sets of physical tiles, the equally likely outcomes of dealing t tiles from
+  the full set; a multiset holding a of the ``copies`` copies of a tile is drawn
+  C(copies, a) ways, so the chance of a fresh rack is ``draws / C(total_tiles, t)``.
+
+The counter walks the hand automaton of :mod:`rummikub.models.hands` number by number over
+*sets* of its states (the states a hand could be in so far), summing over the tiles each
+number can hold; a hand is counted once whatever its number of partitions. The counts for
+every size are carried at once, packed as the digits of one big integer per state.
+
+Runs round the top (``wrap``) are outside the program: there :func:`estimate_hands` gives a
+Monte Carlo estimate with a 95% interval instead, labelled as such.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from math import comb, prod
+
+from rummikub.models.errors import RulesError, RummikubError
+from rummikub.models.hands import (
+    ColourRuns,
+    HandAutomaton,
+    State,
+    automaton,
+    best_opening_value,
+    columns_product,
+    is_winning_hand,
+)
+from rummikub.models.rules import STANDARD, RuleSet
+from rummikub.models.tile import Tile
+
+DEFAULT_MAX_SECONDS = 120.0
+"""How long an exact count may run before it is called out of reach."""
+
+
+class CountTooLarge(RummikubError):
+    """The exact count would take longer than allowed."""
+
+
+class Question(StrEnum):
+    """What is asked of a hand."""
+
+    WINNING = "winning"  # every tile in a legal set
+    OPENING = "opening"  # legal sets worth at least the opening threshold
+
+
+@dataclass(frozen=True)
+class HandOdds:
+    """The answer for one hand size.
+
+    Exact rows have the four counts; an estimated row (``exact`` false) has the sample
+    counts and a 95% interval for the chance of a dealt hand (the draws' fraction).
+    """
+
+    size: int
+    question: Question
+    exact: bool
+    hands: int = 0  # distinct multisets that answer yes
+    all_hands: int = 0  # distinct multisets of this size
+    draws: int = 0  # equally likely draws that answer yes
+    all_draws: int = 0  # C(total tiles, size)
+    samples: int = 0
+    hits: int = 0
+    low: float = 0.0
+    high: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def chance(self) -> float:
+        """Chance that a hand dealt from the full set answers yes (estimated if not exact)."""
+        if self.exact:
+            return self.draws / self.all_draws if self.all_draws else 0.0
+        return self.hits / self.samples if self.samples else 0.0
+
+    @property
+    def hand_fraction(self) -> float:
+        """Fraction of the distinct hands that answer yes (exact rows only)."""
+        return self.hands / self.all_hands if self.all_hands else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """The row as a JSON-ready object (exact integers as integers)."""
+        row: dict[str, object] = {
+            "tiles": self.size,
+            "question": str(self.question),
+            "exact": self.exact,
+            "chance": self.chance,
+            "seconds": round(self.seconds, 3),
+        }
+        if self.exact:
+            row |= {
+                "hands": self.hands,
+                "all_hands": self.all_hands,
+                "hand_fraction": self.hand_fraction,
+                "draws": self.draws,
+                "all_draws": self.all_draws,
+            }
+        else:
+            row |= {
+                "method": "monte carlo",
+                "samples": self.samples,
+                "hits": self.hits,
+                "interval95": [self.low, self.high],
+            }
+        return row
+
+
+def can_count_exactly(rules: RuleSet) -> bool:
+    """Whether the number-by-number program covers these rules (not with wrap-around)."""
+    return not rules.wrap
+
+
+def count_hands(
+    sizes: Iterable[int],
+    rules: RuleSet = STANDARD,
+    question: Question | str = Question.WINNING,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+) -> list[HandOdds]:
+    """Exact counts for each hand size (jokers as the rules have them; ``jokers=0`` in the
+    rules for the joker-free game). Raises :class:`CountTooLarge` when the count runs longer
+    than ``max_seconds`` (``None``: no limit)."""
+    wanted = sorted(set(sizes))
+    goal = Question(question)
+    _check_sizes(wanted, rules)
+    if not can_count_exactly(rules):
+        raise RulesError(
+            "exact counting does not cover runs round the top (wrap); use estimate_hands"
+        )
+    started = time.perf_counter()
+    top = max(wanted, default=0)
+    counter = _Counter(rules, goal, top, max_seconds)
+    hands, draws = counter.run()
+    all_hands, all_draws = _totals(rules, top)
+    seconds = time.perf_counter() - started
+    return [
+        HandOdds(
+            size=t,
+            question=goal,
+            exact=True,
+            hands=hands[t],
+            all_hands=all_hands[t],
+            draws=draws[t],
+            all_draws=all_draws[t],
+            seconds=seconds,
+        )
+        for t in wanted
+    ]
+
+
+def count_winning_hands(size: int, rules: RuleSet = STANDARD) -> HandOdds:
+    """Exact count of the winning hands (every tile in a legal set) of ``size`` tiles."""
+    return count_hands([size], rules, Question.WINNING)[0]
+
+
+def count_opening_hands(size: int, rules: RuleSet = STANDARD) -> HandOdds:
+    """Exact count of the hands of ``size`` tiles that can make the opening meld."""
+    return count_hands([size], rules, Question.OPENING)[0]
+
+
+def answers_yes(tiles: Iterable[Tile], rules: RuleSet, question: Question | str) -> bool:
+    """The question asked of one hand."""
+    if Question(question) is Question.WINNING:
+        return is_winning_hand(tiles, rules)
+    return best_opening_value(tiles, rules) >= max(rules.initial_threshold, 1)
+
+
+def estimate_hands(
+    sizes: Iterable[int],
+    rules: RuleSet = STANDARD,
+    question: Question | str = Question.WINNING,
+    samples: int = 10_000,
+    seed: int = 0,
+    decide: Callable[[list[Tile]], bool] | None = None,
+) -> list[HandOdds]:
+    """Monte Carlo: deal ``samples`` hands of each size from the full set (seeded) and decide
+    each; the interval is the Wilson 95% score interval of the chance."""
+    from rummikub.models.generate import full_set
+
+    wanted = sorted(set(sizes))
+    goal = Question(question)
+    _check_sizes(wanted, rules)
+    if samples < 1:
+        raise RulesError("samples must be at least 1")
+    pool = sorted(full_set(rules).elements(), key=Tile.sort_key)
+    check = decide or (lambda hand: answers_yes(hand, rules, goal))
+    rows = []
+    for size in wanted:
+        started = time.perf_counter()
+        rng = random.Random(f"{seed}:{size}")
+        hits = sum(check(rng.sample(pool, size)) for _ in range(samples))
+        low, high = wilson_interval(hits, samples)
+        rows.append(
+            HandOdds(
+                size=size,
+                question=goal,
+                exact=False,
+                samples=samples,
+                hits=hits,
+                low=low,
+                high=high,
+                seconds=time.perf_counter() - started,
+            )
+        )
+    return rows
+
+
+def wilson_interval(hits: int, samples: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default)."""
+    if samples <= 0:
+        return 0.0, 1.0
+    p = hits / samples
+    denominator = 1 + z * z / samples
+    centre = (p + z * z / (2 * samples)) / denominator
+    half = z * math.sqrt(p * (1 - p) / samples + z * z / (4 * samples * samples)) / denominator
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    high = 1.0 if hits == samples else min(1.0, centre + half)
+    return low, high
+
+
+def _check_sizes(sizes: list[int], rules: RuleSet) -> None:
+    for size in sizes:
+        if not 0 <= size <= rules.total_tiles:
+            raise RulesError(f"a hand of {size} tiles: the game has {rules.total_tiles} tiles")
+
+
+def _totals(rules: RuleSet, top: int) -> tuple[list[int], list[int]]:
+    """Distinct multisets and draws of each size 0..top."""
+    poly = [1] + [0] * top
+    for _ in range(rules.colours * rules.numbers):
+        poly = _times(poly, [1] * (rules.copies + 1), top)
+    poly = _times(poly, [1] * (rules.jokers + 1), top)
+    draws = [comb(rules.total_tiles, t) for t in range(top + 1)]
+    return poly, draws
+
+
+def _times(a: list[int], b: list[int], top: int) -> list[int]:
+    out = [0] * (top + 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b[: top + 1 - i]):
+                out[i + j] += x * y
+    return out
+
+
+# -- the counter --------------------------------------------------------------------------
+
+Frontier = frozenset[State]  # winning question: the states a hand may be in
+ValuedFrontier = frozenset[tuple[State, int]]  # opening: each state with its best value
+ACCEPTED: ValuedFrontier = frozenset({(((), -1), -1)})  # opening reached: all hands beyond
+
+
+class _Counter:
+    """Counts hands of every size up to ``top`` by walking sets of automaton states."""
+
+    def __init__(
+        self, rules: RuleSet, question: Question, top: int, max_seconds: float | None
+    ) -> None:
+        self.rules = rules
+        self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+        self.max_seconds = max_seconds
+        self.question = question
+        self.top = top
+        self.machine: HandAutomaton = automaton(rules, opening=question is Question.OPENING)
+        self.threshold = max(rules.initial_threshold, 1)
+        self.bits = rules.total_tiles + 2  # every count < 2 ** total_tiles
+        self.mask = (1 << (self.bits * (top + 1))) - 1
+        self.columns = [
+            (counts, sum(counts), prod(comb(rules.copies, a) for a in counts))
+            for counts in columns_product(rules)
+        ]
+        self.perms = list(itertools.permutations(range(rules.colours)))
+        self._next: dict[tuple[object, tuple[int, ...], int], object] = {}
+
+    def run(self) -> tuple[list[int], list[int]]:
+        """(distinct hands, draws) answering yes, for each size 0..top."""
+        bits = self.bits
+        hands: dict[object, int] = {}
+        draws: dict[object, int] = {}
+        for jokers in range(self.rules.jokers + 1):
+            if jokers > self.top:
+                break
+            start = self._start(jokers)
+            hands[start] = hands.get(start, 0) + (1 << (bits * jokers))
+            ways = comb(self.rules.jokers, jokers)
+            draws[start] = draws.get(start, 0) + (ways << (bits * jokers))
+        for number in range(1, self.rules.numbers + 1):
+            new_hands: dict[object, int] = {}
+            new_draws: dict[object, int] = {}
+            for frontier, multisets in hands.items():
+                dealt = draws[frontier]
+                for counts, size, weight in self.columns:
+                    after = self._advance(frontier, counts, number)
+                    if after is None:
+                        continue
+                    shift = bits * size
+                    new_hands[after] = new_hands.get(after, 0) + (multisets << shift)
+                    new_draws[after] = new_draws.get(after, 0) + ((dealt * weight) << shift)
+            mask = self.mask
+            hands = {f: v & mask for f, v in new_hands.items() if v & mask}
+            draws = {f: new_draws[f] & mask for f in hands}
+        total_hands = [0] * (self.top + 1)
+        total_draws = [0] * (self.top + 1)
+        slot = (1 << bits) - 1
+        for frontier, multisets in hands.items():
+            if not self._accepts(frontier):
+                continue
+            dealt = draws[frontier]
+            for t in range(self.top + 1):
+                total_hands[t] += (multisets >> (bits * t)) & slot
+                total_draws[t] += (dealt >> (bits * t)) & slot
+        return total_hands, total_draws
+
+    def _start(self, jokers: int) -> object:
+        state = self.machine.start(jokers)
+        if self.question is Question.WINNING:
+            return frozenset({state})
+        return frozenset({(state, 0)})
+
+    def _accepts(self, frontier: object) -> bool:
+        if self.question is Question.WINNING:
+            assert isinstance(frontier, frozenset)
+            return any(self.machine.accepts(s) for s in frontier)
+        return frontier == ACCEPTED
+
+    def _advance(self, frontier: object, counts: tuple[int, ...], number: int) -> object | None:
+        opening = self.question is Question.OPENING
+        key = (frontier, counts, number if opening else 0)
+        if key in self._next:
+            return self._next[key]
+        assert isinstance(frontier, frozenset)
+        checking = self.deadline is not None and not len(self._next) % 256
+        if checking and time.perf_counter() > (self.deadline or 0.0):
+            raise CountTooLarge(
+                f"the exact count takes longer than {self.max_seconds:g} s for these "
+                "rules and sizes"
+            )
+        result: object | None
+        if opening:
+            result = self._advance_opening(frontier, counts, number)
+        else:
+            states = {step.state for s in frontier for step in self.machine.steps(s, counts)}
+            result = (
+                _canonical(_prune(frozenset(states), self.rules.min_len), self.perms)
+                if states
+                else None
+            )
+        self._next[key] = result
+        return result
+
+    def _advance_opening(
+        self, frontier: ValuedFrontier, counts: tuple[int, ...], number: int
+    ) -> ValuedFrontier:
+        if frontier == ACCEPTED:
+            return ACCEPTED
+        best: dict[State, int] = {}
+        for state, value in frontier:
+            for step in self.machine.steps(state, counts):
+                total = value + step.value(number)
+                if total >= self.threshold:
+                    return ACCEPTED
+                if best.get(step.state, -1) < total:
+                    best[step.state] = total
+        return _canonical_valued(_prune_valued(best), self.perms)
+
+
+def _canonical(states: frozenset[State], perms: list[tuple[int, ...]]) -> frozenset[State]:
+    """The set with its colours renamed to the least of all orders: colours are alike (same
+    tiles, same weights), so renamed sets count the same hands."""
+    best: tuple[State, ...] | None = None
+    for perm in perms:
+        renamed = tuple(sorted((tuple(runs[i] for i in perm), jokers) for runs, jokers in states))
+        if best is None or renamed < best:
+            best = renamed
+    assert best is not None
+    return frozenset(best)
+
+
+def _prune_valued(best: dict[State, int]) -> ValuedFrontier:
+    """Opening question: keep the states no other state of the set dominates. A state with
+    at least the value and the jokers still free, and colour by colour every open run matched
+    by a run of the same length with no more jokers, gains at least as much from any tiles
+    to come (its runs left over can be given up: their tiles just stay unused). Lengths must
+    match: a run's value is counted when it reaches ``min_len``, so a shorter run still has
+    value to come that a longer one has already counted."""
+    items = sorted(best.items(), key=lambda kv: (-kv[1], -kv[0][1], -_weight(kv[0])))
+    kept: list[tuple[State, int]] = []
+    for state, value in items:
+        if not any(
+            v >= value
+            and s[1] >= state[1]
+            and all(_covers(a, b) for a, b in zip(s[0], state[0], strict=True))
+            for s, v in kept
+        ):
+            kept.append((state, value))
+    return frozenset(kept)
+
+
+@functools.cache
+def _covers(strong: ColourRuns, weak: ColourRuns) -> bool:
+    """Every run of ``weak`` matched by a distinct run of ``strong`` of the same length with
+    no more jokers in it (runs of ``strong`` left over are allowed)."""
+    if not weak:
+        return True
+    head, rest = weak[-1], weak[:-1]
+    for i, run in enumerate(strong):
+        if run[0] == head[0] and run[1] <= head[1] and _covers(strong[:i] + strong[i + 1 :], rest):
+            return True
+    return False
+
+
+def _canonical_valued(frontier: ValuedFrontier, perms: list[tuple[int, ...]]) -> ValuedFrontier:
+    """:func:`_canonical` for a valued frontier."""
+    best: tuple[tuple[State, int], ...] | None = None
+    for perm in perms:
+        renamed = tuple(
+            sorted(
+                ((tuple(runs[i] for i in perm), jokers), value)
+                for (runs, jokers), value in frontier
+            )
+        )
+        if best is None or renamed < best:
+            best = renamed
+    assert best is not None
+    return frozenset(best)
+
+
+def _prune(states: frozenset[State], min_len: int) -> frozenset[State]:
+    """Keep only the states no other state of the set dominates (see :func:`_dominates`):
+    a dominated state accepts no hand the dominating one does not, so the set accepts the
+    same hands without it."""
+    if len(states) < 2:
+        return states
+    ordered = sorted(states, key=lambda s: -_weight(s))
+    kept: list[State] = []
+    for state in ordered:
+        if not any(_dominates(other, state, min_len) for other in kept):
+            kept.append(state)
+    return frozenset(kept)
+
+
+def _weight(state: State) -> int:
+    """A state can only dominate states of no greater weight (total run length)."""
+    return sum(length for colour in state[0] for length, _ in colour)
+
+
+def _dominates(strong: State, weak: State, min_len: int) -> bool:
+    """Whether ``strong`` can do everything ``weak`` can: the same jokers still to place and,
+    colour by colour, every open run of ``weak`` matched by a run of ``strong`` at least as
+    long (with no more jokers in it), the runs of ``strong`` left over all finished (a
+    finished run may stop at any number; a longer run needs no more tiles than a shorter)."""
+    if strong[1] != weak[1]:
+        return False
+    return all(_colour_dominates(a, b, min_len) for a, b in zip(strong[0], weak[0], strict=True))
+
+
+@functools.cache
+def _colour_dominates(strong: ColourRuns, weak: ColourRuns, min_len: int) -> bool:
+    if len(strong) < len(weak):
+        return False
+    if not weak:
+        return all(length == min_len for length, _ in strong)
+    # Match the longest weak run first, to the shortest strong run that covers it.
+    head, rest = weak[-1], weak[:-1]
+    for i, run in enumerate(strong):
+        covers = run[0] >= head[0] and run[1] <= head[1]
+        if covers and _colour_dominates(strong[:i] + strong[i + 1 :], rest, min_len):
+            return True
+    return False
