@@ -592,9 +592,9 @@ _register_arena()
 
 
 def _register_odds() -> None:
-    from rummikub.cli.odds import odds  # imports only click; the counter loads when run
+    from rummikub.cli.odds import build_odds_command  # the counter loads when run
 
-    main.add_command(odds)
+    main.add_command(build_odds_command(_rules_options))
 
 
 _register_odds()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rummikub.cli.errors import fail, guard
-from rummikub.cli.main import _rules_options
 
 if TYPE_CHECKING:
     from rummikub.models.odds import HandOdds
@@ -33,114 +33,120 @@ def parse_sizes(text: str) -> list[int]:
     return sorted(set(sizes))
 
 
-@click.command(
-    name="odds",
-    help="""Exact odds of a hand: how many hands of N tiles are winning hands
-(every tile in a legal set) or can make the opening meld.
+def build_odds_command(rules_options: Callable[[Any], Any]) -> click.Command:
+    """The ``odds`` command, with the rule options of the main CLI (``rules_options``: the
+    decorator that adds --rules, --colours, ... and passes ``rules``)."""
 
-\b
-Counts are exact integers two ways: distinct hands (multisets of tile
-types, as van Rijn, Takes & Vis count them) and draws (sets of physical
-tiles, all equally likely; their fraction is the chance of a dealt rack).
-Where exact counting is out of reach (runs round the top with --wrap, or a
-count too large for the budget) a Monte Carlo estimate with its 95%
-interval is printed instead, labelled as such.
+    @click.command(
+        name="odds",
+        help="""Exact odds of a hand: how many hands of N tiles are winning hands
+    (every tile in a legal set) or can make the opening meld.
 
-\b
-Examples:
-  rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
-  rummikub odds --tiles 14                 # with the two jokers
-  rummikub odds --opening --tiles 14 --colours 3 --numbers 9
-  rummikub odds --tiles 3..9 --no-jokers --json
-""",
-)
-@click.option(
-    "--tiles",
-    "tiles_spec",
-    default="14",
-    show_default=True,
-    metavar="N|A..B",
-    help="Hand size, a range A..B (a table), or a list 3,6,9.",
-)
-@click.option("--no-jokers", is_flag=True, help="Count the game without its jokers.")
-@click.option(
-    "--opening",
-    is_flag=True,
-    help="Ask whether the hand holds sets worth at least the threshold (jokers worth the "
-    "tile they stand for), not whether it is a winning hand.",
-)
-@click.option(
-    "--method",
-    type=click.Choice(["auto", "exact", "estimate"]),
-    default="auto",
-    show_default=True,
-    help="auto: exact where in reach, else an estimate; exact: fail rather than estimate.",
-)
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1, max=10_000_000),
-    default=20_000,
-    show_default=True,
-    help="Dealt hands per size for an estimate.",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the estimate.")
-@click.option(
-    "--max-seconds",
-    type=click.FloatRange(min=0.1),
-    default=120.0,
-    show_default=True,
-    help="Give up an exact count after this long (then estimate, unless --method exact).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@_rules_options
-@guard
-def odds(
-    tiles_spec: str,
-    no_jokers: bool,
-    opening: bool,
-    method: str,
-    samples: int,
-    seed: int,
-    max_seconds: float,
-    as_json: bool,
-    rules: RuleSet,
-) -> None:
-    from dataclasses import replace
+    \b
+    Counts are exact integers two ways: distinct hands (multisets of tile
+    types, as van Rijn, Takes & Vis count them) and draws (sets of physical
+    tiles, all equally likely; their fraction is the chance of a dealt rack).
+    Where exact counting is out of reach (runs round the top with --wrap, or a
+    count too large for the budget) a Monte Carlo estimate with its 95%
+    interval is printed instead, labelled as such.
 
-    from rummikub.models.odds import CountTooLarge, Question, count_hands, estimate_hands
+    \b
+    Examples:
+      rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
+      rummikub odds --tiles 14                 # with the two jokers
+      rummikub odds --opening --tiles 14 --colours 3 --numbers 9
+      rummikub odds --tiles 3..9 --no-jokers --json
+    """,
+    )
+    @click.option(
+        "--tiles",
+        "tiles_spec",
+        default="14",
+        show_default=True,
+        metavar="N|A..B",
+        help="Hand size, a range A..B (a table), or a list 3,6,9.",
+    )
+    @click.option("--no-jokers", is_flag=True, help="Count the game without its jokers.")
+    @click.option(
+        "--opening",
+        is_flag=True,
+        help="Ask whether the hand holds sets worth at least the threshold (jokers worth the "
+        "tile they stand for), not whether it is a winning hand.",
+    )
+    @click.option(
+        "--method",
+        type=click.Choice(["auto", "exact", "estimate"]),
+        default="auto",
+        show_default=True,
+        help="auto: exact where in reach, else an estimate; exact: fail rather than estimate.",
+    )
+    @click.option(
+        "--samples",
+        type=click.IntRange(min=1, max=10_000_000),
+        default=20_000,
+        show_default=True,
+        help="Dealt hands per size for an estimate.",
+    )
+    @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the estimate.")
+    @click.option(
+        "--max-seconds",
+        type=click.FloatRange(min=0.1),
+        default=120.0,
+        show_default=True,
+        help="Give up an exact count after this long (then estimate, unless --method exact).",
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+    @rules_options
+    @guard
+    def odds(
+        tiles_spec: str,
+        no_jokers: bool,
+        opening: bool,
+        method: str,
+        samples: int,
+        seed: int,
+        max_seconds: float,
+        as_json: bool,
+        rules: RuleSet,
+    ) -> None:
+        from dataclasses import replace
 
-    sizes = parse_sizes(tiles_spec)
-    if no_jokers:
-        rules = replace(rules, jokers=0)
-    question = Question.OPENING if opening else Question.WINNING
-    note = ""
-    rows: list[HandOdds]
-    if method == "estimate":
-        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
-        note = "estimated as asked (--method estimate)"
-    elif rules.wrap:
-        if method == "exact":
-            fail("exact counting does not cover runs round the top (--wrap); use --method auto")
-        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
-        note = "exact counting does not cover runs round the top (wrap)"
-    else:
-        try:
-            rows = count_hands(sizes, rules, question, max_seconds=max_seconds)
-        except CountTooLarge as error:
-            if method == "exact":
-                raise
+        from rummikub.models.odds import CountTooLarge, Question, count_hands, estimate_hands
+
+        sizes = parse_sizes(tiles_spec)
+        if no_jokers:
+            rules = replace(rules, jokers=0)
+        question = Question.OPENING if opening else Question.WINNING
+        note = ""
+        rows: list[HandOdds]
+        if method == "estimate":
             rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
-            note = str(error)
-    if as_json:
-        payload = {
-            "question": str(question),
-            "rules": rules.options(),
-            "note": note,
-            "rows": [row.to_json() for row in rows],
-        }
-        click.echo(json.dumps(payload))
-        return
-    click.echo(render(rows, rules, question, note))
+            note = "estimated as asked (--method estimate)"
+        elif rules.wrap:
+            if method == "exact":
+                fail("exact counting does not cover runs round the top (--wrap); use --method auto")
+            rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+            note = "exact counting does not cover runs round the top (wrap)"
+        else:
+            try:
+                rows = count_hands(sizes, rules, question, max_seconds=max_seconds)
+            except CountTooLarge as error:
+                if method == "exact":
+                    raise
+                rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+                note = str(error)
+        if as_json:
+            payload = {
+                "question": str(question),
+                "rules": rules.options(),
+                "note": note,
+                "rows": [row.to_json() for row in rows],
+            }
+            click.echo(json.dumps(payload))
+            return
+        click.echo(render(rows, rules, question, note))
+
+    return odds
 
 
 def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) -> str:
