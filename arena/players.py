@@ -142,13 +142,13 @@ STRATEGIES: dict[str, Strategy] = {
             lambda t: RackOnly(time_limit=t),
         ),
         Strategy(
-            "optimal",
+            "max-tiles",
             "greedy: the solver's move placing the most tiles, every turn",
             lambda t: SolverPlayer("tiles", time_limit=t),
         ),
         Strategy(
             "greedy",
-            "same strategy as optimal, under a second name (a control entrant)",
+            "same strategy as max-tiles, under a second name (a control entrant)",
             lambda t: SolverPlayer("tiles", time_limit=t),
         ),
         Strategy(
@@ -158,13 +158,13 @@ STRATEGIES: dict[str, Strategy] = {
         ),
         Strategy(
             "hold-back",
-            "optimal moves, but after opening holds its tiles while it has >= 8 unless the "
+            "max-tiles moves, but after opening holds its tiles while it has >= 8 unless the "
             "move empties the rack or the pool is <= 10",
             lambda t: HoldBack(time_limit=t),
         ),
         Strategy(
             "keep-jokers",
-            "optimal, but plays a joker only when it lets more real tiles go down",
+            "max-tiles, but plays a joker only when it lets more real tiles go down",
             lambda t: SolverPlayer("tiles", keep_jokers=True, time_limit=t),
         ),
         Strategy(
@@ -175,7 +175,12 @@ STRATEGIES: dict[str, Strategy] = {
         ),
     )
 }
-ALIASES = {"never": "never-play", "heuristic": "human", "rack-only": "sets-only"}
+ALIASES = {
+    "never": "never-play",
+    "heuristic": "human",
+    "rack-only": "sets-only",
+    "optimal": "max-tiles",  # its name until the planner showed that most tiles is not best
+}
 
 
 def strategy_names() -> list[str]:

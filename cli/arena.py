@@ -248,9 +248,9 @@ derived from --seed, so the numbers never depend on --jobs.
 \b
 Examples:
   rummikub arena --list
-  rummikub arena --players optimal,hold-back,greedy,sets-only --games 2000 --seed 1 --jobs 2
-  rummikub arena --players optimal,human --sprt 0,50 --games 5000 --jobs 2
-  rummikub arena --players optimal,mybot:play --games 100 --json
+  rummikub arena --players max-tiles,hold-back,greedy,sets-only --games 2000 --seed 1 --jobs 2
+  rummikub arena --players max-tiles,human --sprt 0,50 --games 5000 --jobs 2
+  rummikub arena --players max-tiles,mybot:play --games 100 --json
   rummikub arena --replay games.jsonl
 """,
 )
