@@ -1,13 +1,15 @@
 """The built-in strategies, the registry that names them, and loading ``module:callable``.
 
-Every built-in is deterministic: the solver runs single-threaded with a fixed seed, and
-the heuristics have no randomness, so a seeded game replays move for move.
+Every built-in is deterministic: the solver runs single-threaded with a fixed seed under a
+deterministic work limit, and the heuristics have no randomness, so a seeded game replays
+move for move on any machine.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,7 +22,9 @@ from rummikub.models.position import Position
 if TYPE_CHECKING:
     from rummikub.solver import Move
 
-DEFAULT_TIME_LIMIT = 5.0  # seconds per solve; a typical game position solves in 5..30 ms
+# Deterministic work per solve (CP-SAT deterministic seconds), not wall-clock time, so a
+# game replays move for move on any machine; a typical game position needs 0.001..0.05.
+DEFAULT_TIME_LIMIT = 5.0
 
 
 class NeverPlay:
@@ -35,7 +39,8 @@ class SolverPlayer:
 
     Before opening it solves the rack alone (the opening meld may not touch the table),
     which is the same move as solving the whole position with ``initial`` and faster.
-    ``solves`` counts the solver calls.
+    ``time_limit`` is deterministic work per solve (see :class:`~rummikub.solver.Limit`),
+    never the clock. ``solves`` counts the solver calls.
     """
 
     def __init__(
@@ -48,7 +53,7 @@ class SolverPlayer:
 
         self.objective = objective
         self.keep_jokers = keep_jokers
-        self.limit = Limit(seconds=time_limit, workers=1)
+        self.limit = Limit(seconds=math.inf, workers=1, deterministic=time_limit)
         self.solves = 0
 
     def solve(self, position: Position) -> Move:

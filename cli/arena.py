@@ -292,7 +292,8 @@ Examples:
     type=click.FloatRange(min=0.001),
     default=5.0,
     show_default=True,
-    help="Seconds per solver call for solver-based players.",
+    help="Work per solver call for solver-based players, in CP-SAT deterministic seconds"
+    " (about a second of work on one core; not the clock, so games replay anywhere).",
 )
 @click.option(
     "--sprt",
