@@ -5,7 +5,7 @@
 * :mod:`~rummikub.arena.players` — built-in strategies and ``module:callable`` players;
 * :mod:`~rummikub.arena.record` / :mod:`~rummikub.arena.replay` — JSON Lines records;
 * :mod:`~rummikub.arena.tournament` — seat-rotated schedules run in parallel;
-* :mod:`~rummikub.arena.stats` — Wilson intervals, Elo, SPRT.
+* :mod:`~rummikub.arena.stats` — intervals with the deal as the unit, Elo, SPRT.
 """
 
 from rummikub.arena.errors import ArenaError, IllegalPlayError, RecordError
@@ -25,7 +25,7 @@ from rummikub.arena.players import STRATEGIES, Strategy, make_player, strategy_n
 from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
 from rummikub.arena.record import GameRecorder, read_events, write_events
 from rummikub.arena.replay import replay_file, replay_game
-from rummikub.arena.stats import EloEstimate, Sprt, wilson
+from rummikub.arena.stats import DealSample, EloEstimate, Sprt, wilson
 from rummikub.arena.tournament import TournamentConfig, TournamentResult, run_tournament
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Action",
     "ArenaError",
     "Deal",
+    "DealSample",
     "EloEstimate",
     "GameConfig",
     "GameRecorder",
