@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
+from rummikub.arena.planner import Planner
 from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
 from rummikub.models.position import Position
 
@@ -166,6 +167,12 @@ STRATEGIES: dict[str, Strategy] = {
             "max-tiles moves, but after opening holds its tiles while it has >= 8 unless the "
             "move empties the rack or the pool is <= 10",
             lambda t: HoldBack(time_limit=t),
+        ),
+        Strategy(
+            "planner",
+            "opens small, then holds everything until it can go out, the pool runs low or "
+            "an opponent is close (see arena/planner.py)",
+            lambda t: Planner(work_limit=t),
         ),
         Strategy(
             "keep-jokers",
