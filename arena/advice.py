@@ -80,9 +80,7 @@ class Situation:
             )
 
     @classmethod
-    def of(
-        cls, position: Position, opponents: Sequence[int], pool: int | None = None
-    ) -> Situation:
+    def of(cls, position: Position, opponents: Sequence[int], pool: int | None = None) -> Situation:
         """A situation; without ``pool``, the pool is whatever the opponents do not hold."""
         if pool is None:
             unseen = len(unseen_tiles(_view(position, tuple(opponents), 0)))

@@ -60,9 +60,8 @@ def render_text(advice: Advice, executor: str, jobs: int) -> str:
     lines += ["", f"Recommended: {best.candidate.label} ({describe(best)})"]
     for entry in data["candidates"]:
         if entry["placed"]:
-            lines.append(
-                f"  {entry['move']}: places {_tiles(entry['placed'])}; keeps {_tiles(entry['kept'])}"
-            )
+            placed, kept = _tiles(entry["placed"]), _tiles(entry["kept"])
+            lines.append(f"  {entry['move']}: places {placed}; keeps {kept}")
     if data["rollouts"]:
         lines.append(
             f"{data['rollouts']} rollouts per move in {data['seconds']:.1f} s "
