@@ -33,7 +33,7 @@ from rummikub.arena.planner import (
     unseen_tiles,
 )
 from rummikub.arena.players import ALIASES, STRATEGIES, make_player
-from rummikub.arena.protocol import PlayerView
+from rummikub.arena.protocol import Player, PlayerView
 from rummikub.arena.stats import wilson
 from rummikub.arena.tournament import deal_seed
 from rummikub.models.meld import Meld
@@ -160,7 +160,7 @@ def play_out(task: Rollout) -> tuple[bool, int]:
     opened = [bool(task.placed) or not situation.position.initial]
     opened += [situation.others_opened] * len(situation.opponents)
     state = RoundState(rules, pool, racks, table, opened, current=1, turn=1, passes=passes)
-    players = [Planner(work_limit=task.work_limit)]
+    players: list[Player] = [Planner(work_limit=task.work_limit)]
     players += [make_player(task.model, task.work_limit) for _ in situation.opponents]
     names = ["you", *(f"opponent{i}" for i in range(1, situation.players))]
     seeds = [rng.getrandbits(63) for _ in names]

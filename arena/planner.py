@@ -145,7 +145,7 @@ def unseen_tiles(view: PlayerView) -> list[Tile]:
 
 def rack_value(tiles: Sequence[Tile], joker_penalty: int) -> int:
     """What a rack counts against its owner at the end of a round."""
-    return sum(joker_penalty if t.is_joker else t.number for t in tiles)
+    return sum(joker_penalty if t.number is None else t.number for t in tiles)
 
 
 class Planner:

@@ -333,9 +333,9 @@ class TournamentResult:
         deal_done = (game.index + 1) % math.factorial(self.config.table_size) == 0
         if sprt is not None and self.sprt_decision is None and deal_done:
             # The test looks only at whole deals: every seat order played.
-            points = self.pairs[0].points(before=game.deal + 1)
-            self.sprt_llr = sprt.llr(points)
-            self.sprt_decision = sprt.decision(points)
+            whole = self.pairs[0].points(before=game.deal + 1)
+            self.sprt_llr = sprt.llr(whole)
+            self.sprt_decision = sprt.decision(whole)
 
     @property
     def mean_turns(self) -> float:
