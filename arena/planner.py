@@ -9,11 +9,13 @@ Every turn the planner asks the solver for a few candidate moves (:func:`candida
 
 It then chooses with a plan tuned in the arena (:class:`PlannerParams`): open as soon as it
 can with as little as it can; then hold everything back until the move that empties the
-rack, because tiles on the table feed every opponent, while tiles on the rack that fit now
-still fit later (the table only grows); play when an opponent is about to go out or the
-pool runs low, then keeping its jokers. With the pool empty it passes when its rack is
-worth less than what the opponents are expected to hold (a blocked round goes to the
-lowest rack), and plays otherwise.
+rack. Tiles on the table feed every opponent, while rack tiles that fit now still fit
+later (the table only grows), and in a game of hoarders the first to play loses: the
+other goes out on the richer table. With the pool empty it passes when its rack is worth
+less than what each opponent is expected to hold (a blocked round goes to the lowest
+rack), and otherwise plays the most tiles it can, keeping its jokers where they let no
+more real tiles down. The knobs that made it play earlier (a small rack, a low pool, an
+opponent close to going out) all lost games in the arena; they stay as parameters.
 
 The planner is deterministic: the solver runs single-threaded under a deterministic work
 limit, and nothing else is random, so a seeded game replays move for move.
@@ -56,7 +58,7 @@ class PlannerParams:
 
     open_small: bool = True  # open with the fewest tiles worth the threshold
     hold_at: int = 0  # after opening, play while the rack holds fewer tiles than this
-    pool_low: int = 10  # play when the pool holds at most this many tiles
+    pool_low: int = 0  # play when the pool holds at most this many tiles
     danger: int = 0  # play when an opponent holds at most this many tiles (0: never)
     keep_jokers_late: bool = True  # a non-final play keeps its jokers where it can
 

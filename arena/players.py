@@ -170,8 +170,8 @@ STRATEGIES: dict[str, Strategy] = {
         ),
         Strategy(
             "planner",
-            "opens small, then holds everything until it can go out, the pool runs low or "
-            "an opponent is close (see arena/planner.py)",
+            "opens small, then holds every tile until it can go out or the pool is empty "
+            "(never the first to feed the table; see arena/planner.py)",
             lambda t: Planner(work_limit=t),
         ),
         Strategy(
