@@ -59,6 +59,9 @@ def test_plays_when_the_pool_is_empty(tmp_path: Path) -> None:
     assert len(moves["play all"]["kept"]) == 1
     assert moves["play all"]["win_chance"] >= moves["hold"]["win_chance"]
     assert moves["play all"]["mean_score"] > moves["hold"]["mean_score"]
+    # Thinking for a time instead: at least one round of deals, the same recommendation.
+    timed = advise_json(str(path), "--pool", "0", "--opponents", "13 13 13", "--time", "0.1")
+    assert timed["rollouts"] >= 2 and timed["recommended"] == "play all"
 
 
 def test_a_move_that_goes_out_needs_no_rollouts() -> None:
