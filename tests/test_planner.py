@@ -52,11 +52,15 @@ def test_plays_the_full_move_when_it_goes_out() -> None:
 def test_holds_a_large_rack_that_cannot_go_out_while_the_pool_is_big() -> None:
     v = view("r1 r2 r3 b5 b6 b7 o10 o11 o12 k4 k5 k6 k7 r13", "k1 k2 k3")
     assert Planner()(v).is_draw
-    # With the pool nearly empty it plays, and keeps its joker back where it can.
-    late = view("r1 r2 r3 b5 b6 b7 o10 o11 o12 j k4 k5 k6 k7 r13", "k1 k2 k3", pool=3)
+    # With the pool empty and a rack worth more than the opponent's is likely to be, it
+    # plays, and keeps its joker back where it lets no more real tiles down.
+    late = view("r1 r2 r3 b5 b6 b7 o10 o11 o12 j k4 k5 k6 k7 r13", "k1 k2 k3", pool=0)
     play = Planner()(late)
     assert play.placed and legal(late, play.melds, play.placed)
     assert Tile.parse("j") not in play.placed and Tile.parse("r13") not in play.placed
+    # A rack worth less than the opponent's is likely to be passes: a blocked round goes to
+    # the lowest rack.
+    assert Planner()(view("r1 r2 r3 b1 k2", "k1 k2 k3", pool=0)).is_draw
 
 
 def test_opens_with_the_fewest_tiles_worth_the_threshold() -> None:
