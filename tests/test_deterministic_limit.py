@@ -8,6 +8,7 @@ import math
 import pytest
 
 from rummikub.arena import make_player
+from rummikub.arena.planner import Planner
 from rummikub.arena.players import SolverPlayer
 from rummikub.models import SolverError
 from rummikub.models.generate import random_position
@@ -31,6 +32,9 @@ def test_arena_solver_players_are_bounded_by_work_not_by_the_clock() -> None:
         player = make_player(name, 0.5)
         assert isinstance(player, SolverPlayer)
         assert player.limit.deterministic == 0.5 and math.isinf(player.limit.seconds)
+    planner = make_player("planner", 0.5)
+    assert isinstance(planner, Planner)
+    assert planner.solver.limit.deterministic == 0.5 and math.isinf(planner.solver.limit.seconds)
 
 
 def test_a_deterministic_limit_must_be_positive() -> None:
