@@ -47,14 +47,15 @@ def build_odds_command(rules_options: Callable[[Any], Any]) -> click.Command:
     types, as van Rijn, Takes & Vis count them) and draws (sets of physical
     tiles, all equally likely; their fraction is the chance of a dealt rack).
     Where exact counting is out of reach (runs round the top with --wrap, or a
-    count too large for the budget) a Monte Carlo estimate with its 95%
-    interval is printed instead, labelled as such.
+    count that runs past --max-seconds) a Monte Carlo estimate of dealt hands
+    with its 95% interval is printed instead, labelled as such.
 
     \b
     Examples:
       rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
-      rummikub odds --tiles 14                 # with the two jokers
-      rummikub odds --opening --tiles 14 --colours 3 --numbers 9
+      rummikub odds --tiles 14                 # with the two jokers (slow: --max-seconds)
+      rummikub odds --opening --tiles 3..9 --colours 3 --numbers 6 --copies 1 \\
+          --jokers 1 --threshold 15
       rummikub odds --tiles 3..9 --no-jokers --json
     """,
     )
