@@ -376,15 +376,28 @@ class _Counter:
 
 
 def _canonical(states: frozenset[State], perms: list[tuple[int, ...]]) -> frozenset[State]:
-    """The set with its colours renamed to the least of all orders: colours are alike (same
-    tiles, same weights), so renamed sets count the same hands."""
+    """The set with its colours renamed to the least of the orders that sort the colours by
+    their profile: colours are alike (same tiles, same weights), so renamed sets count the
+    same hands."""
     best: tuple[State, ...] | None = None
-    for perm in perms:
+    for perm in _sorting_orders([runs for runs, _ in states], perms):
         renamed = tuple(sorted((tuple(runs[i] for i in perm), jokers) for runs, jokers in states))
         if best is None or renamed < best:
             best = renamed
     assert best is not None
     return frozenset(best)
+
+
+def _sorting_orders(
+    all_runs: list[tuple[ColourRuns, ...]], perms: list[tuple[int, ...]]
+) -> list[tuple[int, ...]]:
+    """The colour orders that sort the colours by profile (the sorted runs each colour has
+    across the set; a renaming moves a colour's profile with it), so the least renaming
+    among them is the same for every renaming of the set."""
+    colours = len(all_runs[0]) if all_runs else 0
+    profile = [tuple(sorted(runs[c] for runs in all_runs)) for c in range(colours)]
+    ordered = sorted(profile)
+    return [p for p in perms if [profile[i] for i in p] == ordered]
 
 
 def _prune_valued(best: dict[State, int]) -> ValuedFrontier:
@@ -423,7 +436,7 @@ def _covers(strong: ColourRuns, weak: ColourRuns) -> bool:
 def _canonical_valued(frontier: ValuedFrontier, perms: list[tuple[int, ...]]) -> ValuedFrontier:
     """:func:`_canonical` for a valued frontier."""
     best: tuple[tuple[State, int], ...] | None = None
-    for perm in perms:
+    for perm in _sorting_orders([runs for (runs, _), _ in frontier], perms):
         renamed = tuple(
             sorted(
                 ((tuple(runs[i] for i in perm), jokers), value)
@@ -437,32 +450,42 @@ def _canonical_valued(frontier: ValuedFrontier, perms: list[tuple[int, ...]]) ->
 
 
 def _prune(states: frozenset[State], min_len: int) -> frozenset[State]:
-    """Keep only the states no other state of the set dominates (see :func:`_dominates`):
+    """Keep only the states no other state of the set dominates (see :func:`_runs_dominate`):
     a dominated state accepts no hand the dominating one does not, so the set accepts the
     same hands without it."""
     if len(states) < 2:
         return states
-    ordered = sorted(states, key=lambda s: -_weight(s))
+    by_jokers: dict[int, list[State]] = {}
+    for state in states:
+        by_jokers.setdefault(state[1], []).append(state)
     kept: list[State] = []
-    for state in ordered:
-        if not any(_dominates(other, state, min_len) for other in kept):
-            kept.append(state)
+    for group in by_jokers.values():
+        group.sort(key=lambda s: -_weight(s))
+        strong: list[tuple[ColourRuns, ...]] = []
+        for runs, jokers in group:
+            if not any(_runs_dominate(other, runs, min_len) for other in strong):
+                strong.append(runs)
+                kept.append((runs, jokers))
     return frozenset(kept)
+
+
+def _runs_dominate(
+    strong: tuple[ColourRuns, ...], weak: tuple[ColourRuns, ...], min_len: int
+) -> bool:
+    """Whether a state with open runs ``strong`` can do everything one with ``weak`` can
+    (the same jokers still to place): colour by colour, every open run of ``weak`` matched
+    by a run of ``strong`` at least as long (with no more jokers in it), the runs of
+    ``strong`` left over all finished (a finished run may stop at any number; a longer run
+    needs no more tiles than a shorter)."""
+    for a, b in zip(strong, weak, strict=True):
+        if a != b and not _colour_dominates(a, b, min_len):
+            return False
+    return True
 
 
 def _weight(state: State) -> int:
     """A state can only dominate states of no greater weight (total run length)."""
     return sum(length for colour in state[0] for length, _ in colour)
-
-
-def _dominates(strong: State, weak: State, min_len: int) -> bool:
-    """Whether ``strong`` can do everything ``weak`` can: the same jokers still to place and,
-    colour by colour, every open run of ``weak`` matched by a run of ``strong`` at least as
-    long (with no more jokers in it), the runs of ``strong`` left over all finished (a
-    finished run may stop at any number; a longer run needs no more tiles than a shorter)."""
-    if strong[1] != weak[1]:
-        return False
-    return all(_colour_dominates(a, b, min_len) for a, b in zip(strong[0], weak[0], strict=True))
 
 
 @functools.cache
