@@ -168,7 +168,8 @@ def extract(
         for tile in [t for t, k in left.items() if k > 0]:
             left[tile] -= draft.to_joker(tile, left[tile], skip=real_in.get(id(draft)))
         for tile in [t for t, k in wild.items() if k > 0]:
-            wild[tile] -= draft.to_joker(tile, wild[tile], declare=False)
+            skip = real_in.get(id(draft))  # a host's rack tiles stay real (strict rules)
+            wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
     for draft in survived.values():  # a joker standing in for a tile added to a kept meld
         for tile in list(+wild):
             wild[tile] -= draft.to_joker(tile, wild[tile], skip=draft.original, declare=False)

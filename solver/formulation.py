@@ -175,11 +175,9 @@ def formulate(
     pool = TilePool.of(position)
     rules = position.rules
     strict = rules.joker_rule is JokerRule.STRICT
-    hosts_needed = pool.guarded and strict  # freed jokers' hosts are explicit joker sets
+    hosts_needed = pool.guarded and strict  # freed jokers need hosts: explicit joker sets
     jokers = pool.jokers
-    wildcard = (
-        0 < jokers <= rules.max_jokers_per_set and jokers < rules.min_len and not hosts_needed
-    )
+    wildcard = 0 < jokers <= rules.max_jokers_per_set and jokers < rules.min_len
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
     if pool.guarded:
@@ -191,6 +189,8 @@ def formulate(
             (s, wildcard_copies(s, missing, pool.available, jokers))
             for s, missing in wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
         ]
+        if hosts_needed:  # the only sets that spell out jokers: where freed ones may go
+            sets += _host_sets(pool)
     else:
         extra = long_hosts(rules, pool.rack, pool.available) if hosts_needed else ()
         sets = list(sets_in_play(rules, pool.available, extra))
@@ -204,3 +204,18 @@ def formulate(
     model.joker_sets = jokers > 0 and not wildcard
     model.stand_ins, model.table_jokers = stand_ins, table_jokers
     return model
+
+
+def _host_sets(pool: TilePool) -> list[tuple[CatalogueSet, int]]:
+    """The sets a freed joker may go into under strict rules, with their most copies: joker
+    sets with at least two tiles of types on the rack (catalogue sets and the longer runs
+    of :func:`~rummikub.solver.table_jokers.long_hosts`)."""
+    rules, rack = pool.rules, pool.rack
+    joker = rules.joker_index
+    long = long_hosts(rules, rack, pool.available)
+    return [
+        (s, copies)
+        for s, copies in sets_in_play(rules, pool.available, long)
+        if any(t == joker for t, _ in s.counts)
+        and sum(a for t, a in s.counts if t != joker and rack[t]) >= 2
+    ]
