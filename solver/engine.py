@@ -138,23 +138,28 @@ def solve_top(
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
-    Each solve adds a cut that excludes the move just found (its placed tiles together with
-    its table as a multiset of melds); the rare solution that only splits the same printed
-    table differently is skipped. Every returned move differs in the tiles placed or in
-    the melds of the new table. The limit applies to each solve.
+    The first is the move :func:`solve` returns (one tie-break everywhere). The others come
+    from a model whose columns say which meld they lay: each solve adds a cut that
+    excludes the move just found (its placed tiles together with its table as a multiset
+    of melds), and a move already listed is skipped. Every returned move differs in the
+    tiles placed or in the melds of the new table. The limit applies to each solve.
     """
     if k < 1:
         raise SolverError(f"--top needs at least 1 move, got {k}")
     run_backend = load_backend(backend)
+    started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit()
     position = _under_rule(position, joker_rule)
     position.validate()
+    best = formulate_turn(position, goal, keep_jokers)
+    moves = [_move(position, best, run_backend(best, limit), goal, keep_jokers, started)]
+    seen = {_structure(moves[0])}
     model = formulate_turn(position, goal, keep_jokers, distinct=True)
-    moves: list[Move] = []
-    seen: set[tuple[object, ...]] = set()
     exhausted = False
     for _ in range(50 * k):
+        if len(moves) == k:
+            break
         started = time.perf_counter()
         raw = run_backend(model, limit)
         if raw.status is Status.INFEASIBLE:  # every move has been cut off: no further one
@@ -169,6 +174,4 @@ def solve_top(
             continue
         seen.add(key)
         moves.append(move)
-        if len(moves) == k:
-            break
     return RankedMoves(tuple(moves), exhausted)
