@@ -10,7 +10,7 @@ from rummikub.models.errors import SolverError
 from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
-from rummikub.solver.backends import BACKENDS, load_backend
+from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, RawSolution, Status
@@ -94,6 +94,18 @@ def solve(
     limit = limit or Limit(seconds=time_limit)
     position = _under_rule(position, joker_rule)
     position.validate()
+    return _best_move(position, goal, keep_jokers, limit, run_backend, started)
+
+
+def _best_move(
+    position: Position,
+    goal: Objective,
+    keep_jokers: bool,
+    limit: Limit,
+    run_backend: Backend,
+    started: float,
+) -> Move:
+    """The best move of a validated position under its rules."""
     model = formulate_turn(position, goal, keep_jokers)
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
 
@@ -152,8 +164,7 @@ def solve_top(
     limit = limit or Limit()
     position = _under_rule(position, joker_rule)
     position.validate()
-    best = formulate_turn(position, goal, keep_jokers)
-    moves = [_move(position, best, run_backend(best, limit), goal, keep_jokers, started)]
+    moves = [_best_move(position, goal, keep_jokers, limit, run_backend, started)]
     seen = {_structure(moves[0])}
     model = formulate_turn(position, goal, keep_jokers, distinct=True)
     exhausted = False

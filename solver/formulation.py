@@ -107,6 +107,11 @@ class TilePool:
         return mask(t for t, k in self.available.items() if k > 0)
 
     @property
+    def freeable(self) -> bool:
+        """Whether a table joker may be freed: the rack holds a tile one stands for."""
+        return any(self.rack[t] for o in self.meanings.values() for m in o for t in m)
+
+    @property
     def guarded(self) -> bool:
         """Whether table jokers follow the strict or locked rule here."""
         return bool(self.meanings)
@@ -175,13 +180,18 @@ def formulate(
     pool = TilePool.of(position)
     rules = position.rules
     strict = rules.joker_rule is JokerRule.STRICT
-    hosts_needed = pool.guarded and strict  # freed jokers need hosts: explicit joker sets
+    # Under strict rules a freed joker needs a host, which only the explicit form (sets
+    # that spell out their jokers) can say; a joker can only be freed by its tile from the
+    # rack, so without one strict is modelled as locked, in the fast wildcard form.
+    hosts_needed = strict and pool.freeable
     jokers = pool.jokers
-    wildcard = 0 < jokers <= rules.max_jokers_per_set and jokers < rules.min_len
+    wildcard = (
+        0 < jokers <= rules.max_jokers_per_set and jokers < rules.min_len and not hosts_needed
+    )
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
     if pool.guarded:
-        table_jokers = TableJokerRules(strict, pool.meanings, pool.rack, jokers)
+        table_jokers = TableJokerRules(hosts_needed, pool.meanings, pool.rack, jokers)
         extensions.append(table_jokers)
     if wildcard:
         stand_ins = StandIns(jokers, light=not distinct)
@@ -189,8 +199,6 @@ def formulate(
             (s, wildcard_copies(s, missing, pool.available, jokers))
             for s, missing in wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
         ]
-        if hosts_needed:  # the only sets that spell out jokers: where freed ones may go
-            sets += _host_sets(pool)
     else:
         extra = long_hosts(rules, pool.rack, pool.available) if hosts_needed else ()
         sets = list(sets_in_play(rules, pool.available, extra))
@@ -204,18 +212,3 @@ def formulate(
     model.joker_sets = jokers > 0 and not wildcard
     model.stand_ins, model.table_jokers = stand_ins, table_jokers
     return model
-
-
-def _host_sets(pool: TilePool) -> list[tuple[CatalogueSet, int]]:
-    """The sets a freed joker may go into under strict rules, with their most copies: joker
-    sets with at least two tiles of types on the rack (catalogue sets and the longer runs
-    of :func:`~rummikub.solver.table_jokers.long_hosts`)."""
-    rules, rack = pool.rules, pool.rack
-    joker = rules.joker_index
-    long = long_hosts(rules, rack, pool.available)
-    return [
-        (s, copies)
-        for s, copies in sets_in_play(rules, pool.available, long)
-        if any(t == joker for t, _ in s.counts)
-        and sum(a for t, a in s.counts if t != joker and rack[t]) >= 2
-    ]
