@@ -589,6 +589,7 @@ def _register_arena() -> None:
 
 
 _register_arena()
+main.add_command(__import__("rummikub.cli.game", fromlist=["game"]).game)
 
 
 if __name__ == "__main__":  # pragma: no cover
