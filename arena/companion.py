@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from rummikub.arena.record import melds_json, rules_json, tiles_json
+from rummikub.arena.record import rules_json, tiles_json
 from rummikub.arena.scoring import blocked_winner, rack_value, round_scores
 from rummikub.models.errors import RummikubError
 from rummikub.models.generate import full_set
@@ -79,6 +79,11 @@ def _int_of(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise EventFormatError(f"'{field}' must be a whole number")
     return value
+
+
+def melds_json(melds: Iterable[Meld]) -> list[list[str]]:
+    """Melds as lists of tokens, a table joker's declared meaning kept (``j=r4``)."""
+    return [meld.tokens() for meld in melds]
 
 
 def _seat_text(seat: int) -> str:
