@@ -23,10 +23,9 @@ import click
 
 from rummikub.cli.errors import InputError, fail
 from rummikub.cli.errors import guard as _guard
-from rummikub.cli.main import _rules_options
 
 if TYPE_CHECKING:
-    from prompt_toolkit.completion import CompleteEvent, Completion
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
 
     from rummikub.arena.companion import Event, GameState
@@ -135,8 +134,7 @@ def _say_recorded(event: Event, before: GameState, after: GameState) -> None:
     line = f"Recorded: {event.describe()}"
     if isinstance(event, OpponentPlayed):
         laid = before.rack_sizes[event.seat] - after.rack_sizes[event.seat]
-        if after.round == before.round and laid >= 0 and after.to_play != before.to_play:
-            line += f" ({laid} tile{'s' if laid != 1 else ''} laid)"
+        line += f" ({laid} tile{'s' if laid != 1 else ''} laid)"
     elif isinstance(event, Played):
         laid = len(before.rack) - len(after.rack)
         line += f" ({laid} tile{'s' if laid != 1 else ''} laid)"
@@ -257,6 +255,14 @@ def game(ctx: click.Context, directory: str | None) -> None:
     ctx.find_root().meta["rummikub.games"] = GameStore(directory)
 
 
+def _rules_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The rule options of ``solve`` (``--rules``, ``--threshold``, ...) on ``game new``."""
+    # Imported here, after ``game`` exists: cli.main registers it when first imported.
+    from rummikub.cli.main import _rules_options as with_rules
+
+    return with_rules(func)
+
+
 @game.command(
     name="new",
     help="""Start a new game: the players, your rack, the rules.
@@ -363,14 +369,13 @@ def export_game(ctx: click.Context, name: str, as_json: bool) -> None:
 )
 @click.pass_context
 def session(ctx: click.Context) -> None:
-    from rummikub.arena.companion_store import check_name
+    from rummikub.arena.companion_store import BadGameNameError, check_name
 
     name = ctx.info_name or ""
     try:
         check_name(name)
-    except Exception as error:  # a mistyped command reads as a bad game name
-        commands = ", ".join(["new", "list", "delete", "export"])
-        fail(f"no command or game '{name}' ({error}); the commands are {commands}")
+    except BadGameNameError as error:  # a mistyped command reads as a bad game name
+        fail(f"{error}; the commands are new, list, delete, export and a game's name")
     ctx.meta["rummikub.game"] = name
     if ctx.invoked_subcommand is None and not ctx.meta.get("rummikub.interactive"):
         _guard(_interactive)(ctx)
@@ -399,14 +404,14 @@ The opponent is the next one to play, or --seat N (those before N drew).
   table "r10 r11 r12 | k7 b7 o7"
 """
 )
-@click.argument("melds", metavar="TABLE")
+@click.argument("melds", metavar="TABLE", nargs=-1, required=True)
 @click.option("--seat", type=int, default=None, help="The opponent who played (default: next).")
 @click.pass_context
 @_guard
-def table(ctx: click.Context, melds: str, seat: int | None) -> None:
+def table(ctx: click.Context, melds: tuple[str, ...], seat: int | None) -> None:
     from rummikub.arena.companion import OpponentPlayed
 
-    new_table = _melds(melds, "table")
+    new_table = _melds(" ".join(melds), "table")
     _record(ctx, OpponentPlayed(_opponent(ctx, seat), new_table))
 
 
@@ -557,17 +562,21 @@ def best(
   play "r3 r4 r5 | k7 b7 o7"  # you played something else: the whole new table
 """
 )
-@click.argument("melds", metavar="[TABLE]", required=False)
+@click.argument("melds", metavar="[TABLE]", nargs=-1)
 @_move_options
 @click.pass_context
 @_guard
 def play(
-    ctx: click.Context, melds: str | None, objective: str, keep_jokers: bool, time_limit: float
+    ctx: click.Context,
+    melds: tuple[str, ...],
+    objective: str,
+    keep_jokers: bool,
+    time_limit: float,
 ) -> None:
     from rummikub.arena.companion import Played
 
-    if melds is not None:
-        _record(ctx, Played(_melds(melds, "table")))
+    if melds:
+        _record(ctx, Played(_melds(" ".join(melds), "table")))
         return
     state = _load(ctx).history.state
     if state.ended is not None:
@@ -675,6 +684,24 @@ def completions(state: GameState | None, before: str) -> list[str]:
     return []
 
 
+def tile_completer(state: Callable[[], GameState | None]) -> Completer:
+    """A prompt_toolkit completer of :func:`completions` for the game's current state."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class TileCompleter(Completer):
+        def get_completions(
+            self, document: Document, complete_event: CompleteEvent
+        ) -> Iterator[Completion]:
+            word = document.get_word_before_cursor(WORD=True).lstrip("\"'")
+            text = document.text_before_cursor
+            before = text[: len(text) - len(word)].replace('"', " ").replace("'", " ")
+            for candidate in completions(state(), before):
+                if candidate.startswith(word.lower()) and candidate != word:
+                    yield Completion(candidate, start_position=-len(word))
+
+    return TileCompleter()
+
+
 def _run_line(ctx: click.Context, line: str) -> bool:
     """Run one prompt line; False when the user asked to leave."""
     try:
@@ -687,11 +714,11 @@ def _run_line(ctx: click.Context, line: str) -> bool:
     if args[0] in ("quit", "exit", "q"):
         return False
     if args[0] in ("help", "?"):
-        args = [*args[1:2], "--help"] if len(args) > 1 else ["--help"]
-        if args == ["--help"]:
+        if len(args) == 1:
             click.echo(_PROMPT_HELP)
             return True
-    if args[0] not in GAME_COMMANDS and args[0] != "--help":
+        args = [args[1], "--help"]
+    if args[0] not in GAME_COMMANDS:
         click.echo(f"error: unknown command '{args[0]}'. {_PROMPT_HELP}", err=True)
         return True
     try:
@@ -713,33 +740,24 @@ def _run_line(ctx: click.Context, line: str) -> bool:
 
 def _lines_from_terminal(ctx: click.Context, name: str) -> Iterable[str]:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import FileHistory
+
+    from rummikub.models.errors import RummikubError
 
     store = _store(ctx)
     current: list[GameState | None] = [None]
 
-    class _TileCompleter(Completer):
-        def get_completions(
-            self, document: Document, complete_event: CompleteEvent
-        ) -> Iterator[Completion]:
-            word = document.get_word_before_cursor(WORD=True)
-            before = document.text_before_cursor[: len(document.text_before_cursor) - len(word)]
-            for candidate in completions(current[0], before):
-                if candidate.startswith(word.lower()) and candidate != word:
-                    yield Completion(candidate, start_position=-len(word))
-
     store.directory.mkdir(parents=True, exist_ok=True)
     prompt: PromptSession[str] = PromptSession(
         history=FileHistory(str(store.directory / f".{name}.history")),
-        completer=_TileCompleter(),
+        completer=tile_completer(lambda: current[0]),
         complete_while_typing=False,
     )
     while True:
         try:
             now = store.load(name).history.state
-        except Exception:
+        except RummikubError:  # deleted or damaged meanwhile: the next command says how
             now = None
         current[0] = now
         status = now.status() if now else "unreadable"

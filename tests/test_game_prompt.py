@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rummikub.arena.companion import History, NewGame, OpponentPlayed
+from rummikub.cli.game import completions, tile_completer
 from rummikub.cli.main import main
+from rummikub.models.meld import Meld
+from rummikub.models.rules import STANDARD
+from rummikub.models.tile import Tile
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -37,7 +42,7 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
     try:
         child.expect("Tab completes commands and tiles")
         child.expect("opponent 1 to play")  # the prompt says whose turn it is
-        child.send('table "r10 r11 r12 | k7 b7 o7"\r')
+        child.send("table r10 r11 r12 | k7 b7 o7\r")  # no quotes needed at the prompt
         child.expect("Recorded: opponent 1 played")
         child.expect("opponent 2 to play")  # the next prompt follows the game
 
@@ -73,3 +78,27 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
     assert "history" in history and "draw b7" in history  # kept for the next session
     events = (tmp_path / "friday.jsonl").read_text().splitlines()
     assert len(events) == 3 and '"tile":"b7"' in events[-1]
+
+
+def test_completion_offers_commands_then_the_tiles_that_fit() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    rack = tuple(Tile.parse(t) for t in RACK.split())
+    history = History.begin(NewGame(4, rack, STANDARD, first=1))
+    state = history.record(OpponentPlayed(1, (Meld.parse("r3 r4 r5 r6 r7 r8"),))).state
+    assert completions(state, "")[:3] == ["show", "table", "drew"]
+    drawable = completions(state, "draw ")
+    assert "r5" in drawable and "r3" not in drawable and "r4" not in drawable  # both seen
+    assert "r13" in completions(state, "table r10 r11 ")  # any tile of the game
+
+    completer = tile_completer(lambda: state)
+
+    def complete(text: str) -> list[str]:
+        found = completer.get_completions(Document(text), CompleteEvent(completion_requested=True))
+        return [c.text for c in found]
+
+    assert complete("hist") == ["history"]
+    assert complete("draw r") == [t for t in drawable if t.startswith("r")]
+    assert complete('table "o1') == ["o10", "o11", "o12", "o13"]  # inside the quotes too
+    assert complete("undo ") == []
