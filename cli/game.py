@@ -519,6 +519,8 @@ def best(
     from rummikub.solver.analysis import analyze
 
     state = _load(ctx).history.state
+    if state.ended is not None:
+        fail(f"{state.status()}: no move to look for")
     analysis = analyze(state.position(), Limit(time_limit)) if odds else None
     if analysis is not None and objective == "tiles":
         move = analysis.best["keep_jokers" if keep_jokers else "tiles"]
@@ -534,7 +536,7 @@ def best(
         click.echo(json.dumps(payload))
         return
     lines = []
-    if state.to_play != 0 or state.ended is not None:
+    if state.to_play != 0:
         lines.append(click.style(f"note: {state.status()}", fg="yellow"))
     lines.append(render_move(move, steps=steps))
     lines.append(_opponents_line(state))

@@ -151,6 +151,7 @@ def test_an_opponent_cannot_lay_more_tiles_than_they_hold(tmp_path: Path) -> Non
     out = ok(tmp_path, "tiny", "table", "o11 o12 o13")
     assert "opponent 1 went out" in out
     _bad(tmp_path, ["tiny", "draw", "b5"], "no more turns this round", "tiny")
+    _bad(tmp_path, ["tiny", "best"], "opponent 1 went out; score it: no move", "tiny")
     _bad(tmp_path, ["tiny", "score", "--racks", "r5"], "holds 0 tiles by the game's count", "tiny")
     _bad(tmp_path, ["tiny", "score", "--racks", "- | -"], "give 1 opponents' racks", "tiny")
     out = ok(tmp_path, "tiny", "score", "--racks", "-")
