@@ -139,8 +139,30 @@ def _say_recorded(event: Event, before: GameState, after: GameState) -> None:
         laid = len(before.rack) - len(after.rack)
         line += f" ({laid} tile{'s' if laid != 1 else ''} laid)"
     click.echo(line)
+    skipped = _skipped(event, before)
+    if skipped:
+        names = ", ".join(_seat(seat) for seat in skipped)
+        click.echo(f"No play recorded for {names}: counted as drawing a tile")
     click.echo(_opponents_line(after))
     click.echo(_status_line(after))
+
+
+def _skipped(event: Event, before: GameState) -> list[int]:
+    """The opponents whose turns went by without an event before ``event``."""
+    from rummikub.arena.companion import Drew, OpponentDrew, OpponentPlayed, Passed, Played
+
+    if isinstance(event, OpponentPlayed | OpponentDrew):
+        seat = event.seat
+    elif isinstance(event, Drew | Played | Passed):
+        seat = 0
+    else:
+        return []
+    skipped = []
+    current = before.to_play
+    while current != seat:
+        skipped.append(current)
+        current = (current + 1) % before.players
+    return skipped
 
 
 def _unseen_lines(state: GameState) -> list[str]:
@@ -154,6 +176,16 @@ def _unseen_lines(state: GameState) -> list[str]:
     return [f"  {' '.join(cells)}" for cells in rows.values()]
 
 
+def _meld_text(meld: Meld) -> str:
+    """A table meld in colour, a joker's declared meaning kept (``j=r4``)."""
+    from rummikub.cli.render import tile_text
+
+    return " ".join(
+        tile_text(tile) if token == str(tile) else click.style(token, fg="magenta")
+        for tile, token in zip(meld.tiles, meld.tokens(), strict=True)
+    )
+
+
 def _render_state(name: str, state: GameState) -> str:
     from rummikub.cli.render import tiles_text
     from rummikub.models.tile import sorted_tiles
@@ -165,7 +197,7 @@ def _render_state(name: str, state: GameState) -> str:
         _status_line(state),
         f"Table ({len(state.table)} melds, {tiles} tiles):",
     ]
-    lines += [f"  {tiles_text(meld.tiles)}" for meld in state.table] or ["  (empty)"]
+    lines += [f"  {_meld_text(meld)}" for meld in state.table] or ["  (empty)"]
     opened = "opened" if state.opened[0] else "opening meld still to make"
     lines.append(f"Your rack ({len(state.rack)}, {opened}): {tiles_text(sorted_tiles(state.rack))}")
     lines.append(_opponents_line(state))
