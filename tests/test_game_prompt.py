@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -20,8 +21,13 @@ pexpect = pytest.importorskip("pexpect")
 
 RACK = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
 UP = "\x1b[A"
-CLEAR_LINE = "\x15"  # ctrl-U
-ESCAPE = "\x1b"
+INTERRUPT = "\x03"  # ctrl-C
+_CONTROL = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"  # what a terminal may redraw between the letters
+
+
+def on_screen(text: str) -> str:
+    """A pattern for ``text`` as the terminal shows it, redrawn in pieces or not."""
+    return _CONTROL.join(re.escape(c) for c in text)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -47,17 +53,18 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
         child.expect("opponent 2 to play")  # the next prompt follows the game
 
         child.send("hist\t")  # a command completed from its start
-        child.expect("history")
+        child.expect(on_screen("history"))
         child.send("\r")
         child.expect("2. opponent 1 played: table r10 r11 r12 \\| k7 b7 o7")
 
         child.send("draw r1\t")  # the tiles you could draw: unseen ones
         child.expect("r10")
         child.expect("r13")
-        child.send(ESCAPE + CLEAR_LINE)
+        child.send(INTERRUPT)  # ctrl-C drops the line; the prompt comes back empty
+        child.expect("opponent 2 to play")
 
         child.send(UP)  # history: the last command comes back
-        child.expect("history")
+        child.expect(on_screen("history"))
         child.send("\r")
         child.expect("1. new game")
 
