@@ -100,9 +100,16 @@ def _load(ctx: click.Context) -> StoredGame:
     return game
 
 
-def _record(ctx: click.Context, event: Event) -> StoredGame:
+def _record(ctx: click.Context, event: Event | Callable[[GameState], Event]) -> StoredGame:
+    """Take in ``event`` (or the event made from the game's state), store it, say what changed.
+
+    The event is made from the same read of the game that the write checks, so a game
+    changed meanwhile by another process is refused rather than written over.
+    """
     game = _load(ctx)
     before = game.history.state
+    if callable(event):
+        event = event(before)
     game = _store(ctx).record(game, event)
     _say_recorded(event, before, game.history.state)
     return game
@@ -444,13 +451,12 @@ def table(ctx: click.Context, melds: tuple[str, ...], seat: int | None) -> None:
     from rummikub.arena.companion import OpponentPlayed
 
     new_table = _melds(" ".join(melds), "table")
-    _record(ctx, OpponentPlayed(_opponent(ctx, seat), new_table))
+    _record(ctx, lambda state: OpponentPlayed(_opponent(state, seat), new_table))
 
 
-def _opponent(ctx: click.Context, seat: int | None) -> int:
+def _opponent(state: GameState, seat: int | None) -> int:
     if seat is not None:
         return seat
-    state = _load(ctx).history.state
     if state.to_play == 0 and state.ended is None:
         fail("it is your turn: record your draw, play or pass first")
     return state.to_play
@@ -466,7 +472,7 @@ def _opponent(ctx: click.Context, seat: int | None) -> int:
 def drew(ctx: click.Context, seat: int | None) -> None:
     from rummikub.arena.companion import OpponentDrew
 
-    _record(ctx, OpponentDrew(_opponent(ctx, seat)))
+    _record(ctx, lambda state: OpponentDrew(_opponent(state, seat)))
 
 
 @session.command(help="You drew TILE from the pool.")
@@ -612,13 +618,16 @@ def play(
     if melds:
         _record(ctx, Played(_melds(" ".join(melds), "table")))
         return
-    state = _load(ctx).history.state
-    if state.ended is not None:
-        fail(f"{state.status()}: no more turns this round")
-    move = _best_move(state, objective, keep_jokers, time_limit)
-    if move.is_draw:
-        fail("no move places a tile: draw one ('draw TILE'), or 'pass' when the pool is empty")
-    _record(ctx, Played(tuple(move.melds)))
+
+    def best_played(state: GameState) -> Played:
+        if state.ended is not None:
+            fail(f"{state.status()}: no more turns this round")
+        move = _best_move(state, objective, keep_jokers, time_limit)
+        if move.is_draw:
+            fail("no move places a tile: draw one ('draw TILE'), or 'pass' when the pool is empty")
+        return Played(tuple(move.melds))
+
+    _record(ctx, best_played)
 
 
 @session.command(help="Take back the last event (repeatable, back to the start).")
@@ -629,9 +638,9 @@ def undo(ctx: click.Context) -> None:
 
     game_ = _load(ctx)
     last = game_.history.last
-    _store(ctx).record(game_, Undo())
+    game_ = _store(ctx).record(game_, Undo())
     click.echo(f"Undone: {last.describe()}")
-    click.echo(_status_line(_load(ctx).history.state))
+    click.echo(_status_line(game_.history.state))
 
 
 @session.command(help="Bring back the event taken back last.")
@@ -642,9 +651,9 @@ def redo(ctx: click.Context) -> None:
 
     game_ = _load(ctx)
     event = game_.history.next_redo
-    _store(ctx).record(game_, Redo())
+    game_ = _store(ctx).record(game_, Redo())
     click.echo(f"Redone: {event.describe() if event else ''}")
-    click.echo(_status_line(_load(ctx).history.state))
+    click.echo(_status_line(game_.history.state))
 
 
 @session.command(help="List the events in force, oldest first.")
