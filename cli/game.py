@@ -368,7 +368,9 @@ def list_games(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 @_guard
 def delete_game(ctx: click.Context, name: str) -> None:
-    _store(ctx).delete(name)
+    store = _store(ctx)
+    store.delete(name)
+    (store.directory / f".{name}.history").unlink(missing_ok=True)  # the prompt's history
     click.echo(f"Deleted game '{name}'")
 
 

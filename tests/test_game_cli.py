@@ -245,3 +245,13 @@ def test_a_script_drives_the_prompt_through_stdin(games: Path) -> None:
     assert "error: unknown command 'bogus'" in err and "3 copies of r3" in err
     assert "You drew TILE from the pool." in out
     assert out.count("Game friday") == 1  # nothing after quit
+
+
+def test_help_teaches_the_game_commands(tmp_path: Path) -> None:
+    out = ok(tmp_path, "--help")
+    assert "Commands of a game (rummikub game NAME COMMAND)" in out
+    for command in ("table", "drew", "draw", "best", "play", "undo", "redo", "score"):
+        assert f"  {command} " in out
+    assert 'rummikub game friday table "r10 r11 r12 | k7 b7 o7"' in out
+    assert "--joker-rule" in ok(tmp_path, "new", "--help")  # the rule options of solve
+    assert "An opponent played" in ok(tmp_path, "friday", "table", "--help")

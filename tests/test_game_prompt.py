@@ -85,6 +85,8 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
     assert "history" in history and "draw b7" in history  # kept for the next session
     events = (tmp_path / "friday.jsonl").read_text().splitlines()
     assert len(events) == 3 and '"tile":"b7"' in events[-1]
+    deleted = CliRunner().invoke(main, ["game", "--dir", str(tmp_path), "delete", "friday"])
+    assert deleted.exit_code == 0 and not (tmp_path / ".friday.history").exists()
 
 
 def test_completion_offers_commands_then_the_tiles_that_fit() -> None:
