@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rummikub.arena.record import rules_json, tiles_json
-from rummikub.arena.scoring import blocked_winner, rack_value, round_scores
+from rummikub.arena.scoring import blocked_winner, round_scores
 from rummikub.models.errors import RummikubError
 from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
@@ -701,7 +701,7 @@ def state_json(state: GameState) -> dict[str, Any]:
         "status": state.status(),
         "table": melds_json(state.table),
         "rack": tiles_json(sorted_tiles(state.rack)),
-        "rack_value": rack_value(state.rack, state.rules.joker_penalty),
+        "rack_value": state.rules.rack_penalty(state.rack),
         "opened": state.opened[ME],
         "opponents": [
             {"seat": s, "rack_size": state.rack_sizes[s], "opened": state.opened[s]}

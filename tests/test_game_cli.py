@@ -255,3 +255,23 @@ def test_help_teaches_the_game_commands(tmp_path: Path) -> None:
     assert 'rummikub game friday table "r10 r11 r12 | k7 b7 o7"' in out
     assert "--joker-rule" in ok(tmp_path, "new", "--help")  # the rule options of solve
     assert "An opponent played" in ok(tmp_path, "friday", "table", "--help")
+
+
+def test_scores_follow_the_rules_joker_penalty(tmp_path: Path) -> None:
+    ok(
+        tmp_path,
+        "new",
+        "p",
+        "-n",
+        "2",
+        "--rack",
+        "k1 k2 j",
+        "--first",
+        "1",
+        "--joker-penalty",
+        "50",
+    )
+    ok(tmp_path, "p", "table", "r11 r12 r13")
+    out = ok(tmp_path, "p", "score", "--racks", "-")
+    assert "Round 1: you -53, opponent 1 +53" in out
+    assert state(tmp_path, "p")["rack_value"] == 53
