@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.arena.companion import History, NewGame, OpponentPlayed
-from rummikub.cli.game import completions, tile_completer
+from rummikub.cli.game_prompt import completions, tile_completer
 from rummikub.cli.main import main
 from rummikub.models.meld import Meld
 from rummikub.models.rules import STANDARD
