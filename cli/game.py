@@ -325,6 +325,8 @@ def new_game(
     tiles = tuple(_tiles(rack, "--rack"))
     game_ = _store(ctx).create(name, NewGame(players, tiles, rules, first, target))
     click.echo(f"New game '{name}' in {game_.path}")
+    if len(tiles) != 14:
+        click.echo(f"note: everyone is dealt {len(tiles)} tiles, as many as your rack holds")
     click.echo(_render_state(name, game_.history.state), color=None)
 
 
