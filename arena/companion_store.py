@@ -201,7 +201,10 @@ class GameStore:
                 )
             if game.torn:
                 self._write(game.path.with_name(game.path.name + ".torn"), game.torn)
-            content = game.kept + line
+            kept = game.kept
+            if kept and not kept.endswith(b"\n"):  # hand-edited without a final newline
+                kept += b"\n"
+            content = kept + line
             self._write(game.path, content)
         return replace(
             game, history=history, raw=content, events=game.events + 1, torn=b"", warning=None

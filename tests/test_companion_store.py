@@ -213,3 +213,13 @@ def test_many_writers_that_retry_lose_nothing(tmp_path: Path) -> None:
     assert game.events == 10 and game.warning is None
     drawn = sorted(str(t) for t in game.history.state.rack if str(t) not in RACK.split())
     assert drawn == sorted(t for tiles in plan for t in tiles)
+
+
+def test_a_hand_edited_file_without_a_final_newline(tmp_path: Path) -> None:
+    store, path = _game_with_events(tmp_path)
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    game = store.load("g")
+    assert game.warning is None and game.events == 4  # the last line is whole JSON
+    store.record(game, OpponentDrew(1))
+    game = store.load("g")
+    assert game.events == 5 and path.read_bytes().count(b"\n") == 5
