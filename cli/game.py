@@ -384,12 +384,13 @@ def export_game(ctx: click.Context, name: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(position.to_json()))
         return
-    changes = state.rules.changes()
+    text = position.to_text()
     click.echo(f"# game {name}, round {state.round}, turn {state.turn + 1}: {state.status()}")
-    if changes:
+    changes = state.rules.changes()
+    if changes and not text.startswith("rules:"):  # a format without a rules line
         rules = ", ".join(f"{k}={v}" for k, v in changes.items())
         click.echo(f"# rules: {rules} (pass the same options to solve)")
-    click.echo(position.to_text(), nl=False)
+    click.echo(text, nl=False)
 
 
 # --- one game's commands ----------------------------------------------------------------------

@@ -214,7 +214,12 @@ def test_list_export_and_delete(games: Path) -> None:
     assert "friday  opponent 2 to play" in listing and "other  your turn" in listing
     assert set(json.loads(ok(games, "list", "--json"))["games"]) == {"friday", "other"}
     exported = ok(games, "export", "other")
-    assert "# rules: initial_threshold=50" in exported and "initial: yes" in exported
+    assert "initial: yes" in exported
+    path = games / "other.txt"
+    path.write_text(exported)
+    solved = CliRunner().invoke(main, ["solve", str(path), "--rules", "american", "--json"])
+    best = json.loads(ok(games, "other", "best", "--json", "--no-odds"))
+    assert json.loads(solved.stdout)["placed"] == best["placed"]  # the game's own position
     assert json.loads(ok(games, "export", "other", "--json"))["initial"] is True
     assert ok(games, "delete", "other").startswith("Deleted game 'other'")
     assert "other" not in ok(games, "list")
