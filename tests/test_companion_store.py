@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummikub.arena.companion import Drew, NewGame, OpponentDrew, Undo, state_json
 from rummikub.arena.companion_store import (
@@ -223,3 +226,26 @@ def test_a_hand_edited_file_without_a_final_newline(tmp_path: Path) -> None:
     store.record(game, OpponentDrew(1))
     game = store.load("g")
     assert game.events == 5 and path.read_bytes().count(b"\n") == 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(cut=st.integers(min_value=0, max_value=10_000))
+def test_a_file_cut_anywhere_keeps_every_whole_line(tmp_path_factory: Any, cut: int) -> None:
+    """However much of the file a crash or a copy kept, every complete event before the cut
+    is read back, and the game goes on from there."""
+    folder = tmp_path_factory.mktemp("cut")
+    store, path = _game_with_events(folder)
+    full = path.read_bytes()
+    at = cut % len(full) + 1  # at least one byte survives
+    path.write_bytes(full[:at])
+    if at < full.index(b"\n"):  # inside the first line: not even the game's start survived
+        with pytest.raises(GameFileError):
+            store.load("g")
+        return
+    game = store.load("g")
+    whole = full[:at].count(b"\n")
+    ends_clean = full[:at].endswith(b"\n") or full[at : at + 1] == b"\n"
+    assert game.events == whole + (0 if full[:at].endswith(b"\n") else int(ends_clean))
+    assert (game.warning is None) == ends_clean
+    store.record(game, Drew(Tile.parse("o5")))  # the game takes new events
+    assert store.load("g").warning is None
