@@ -160,7 +160,7 @@ class GameStore:
                     f"a game named '{name}' already exists (rummikub game delete {name}, or "
                     "choose another name)"
                 )
-            self._write(path, line)
+            _write(path, line)
         return StoredGame(name, path, history, line, 1)
 
     def load(self, name: str) -> StoredGame:
@@ -200,12 +200,12 @@ class GameStore:
                     f"nothing written: look at it again ('show') and retry"
                 )
             if game.torn:
-                self._write(game.path.with_name(game.path.name + ".torn"), game.torn)
+                _write(game.path.with_name(game.path.name + ".torn"), game.torn)
             kept = game.kept
             if kept and not kept.endswith(b"\n"):  # hand-edited without a final newline
                 kept += b"\n"
             content = kept + line
-            self._write(game.path, content)
+            _write(game.path, content)
         return replace(
             game, history=history, raw=content, events=game.events + 1, torn=b"", warning=None
         )
@@ -223,21 +223,32 @@ class GameStore:
     def _locked(self, name: str) -> _Locked:
         return _Locked(self._lock(name), name)
 
-    def _write(self, path: Path, content: bytes) -> None:
-        """Replace ``path`` by ``content`` in one rename, after the bytes are on disk."""
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-        )
-        try:
-            with handle:
-                handle.write(content)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(handle.name, path)
-        except BaseException:
-            Path(handle.name).unlink(missing_ok=True)
-            raise
-        _sync_dir(path.parent)
+
+def _write(path: Path, content: bytes) -> None:
+    """Replace ``path`` by ``content`` in one rename, after the bytes are on disk."""
+    try:
+        _replace(path, content)
+    except OSError as error:
+        raise CompanionError(
+            f"cannot write {path}: {error.strerror or error}; the game is as it was"
+        ) from None
+
+
+def _replace(path: Path, content: bytes) -> None:
+    """Write ``content`` to a new file beside ``path`` and rename it over ``path``."""
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed or removed below
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+    )
+    try:
+        with handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+    _sync_dir(path.parent)
 
 
 class _Locked:

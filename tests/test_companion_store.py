@@ -249,3 +249,19 @@ def test_a_file_cut_anywhere_keeps_every_whole_line(tmp_path_factory: Any, cut: 
     assert (game.warning is None) == ends_clean
     store.record(game, Drew(Tile.parse("o5")))  # the game takes new events
     assert store.load("g").warning is None
+
+
+def test_a_failed_write_is_a_clear_error_and_leaves_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, path = _game_with_events(tmp_path)
+    before = path.read_bytes()
+
+    def disk_full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("rummikub.arena.companion_store.os.replace", disk_full)
+    code, _, err = run(tmp_path, "g", "draw", "o5")
+    assert code == 2 and err.startswith("error: cannot write") and "No space left" in err
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []  # no debris
