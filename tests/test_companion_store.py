@@ -265,3 +265,32 @@ def test_a_failed_write_is_a_clear_error_and_leaves_the_game(
     assert code == 2 and err.startswith("error: cannot write") and "No space left" in err
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []  # no debris
+
+
+def _hold_lock(lock_path: str, held: object, release: object) -> None:
+    from filelock import FileLock
+
+    with FileLock(lock_path):
+        held.set()  # type: ignore[attr-defined]
+        release.wait(30)  # type: ignore[attr-defined]
+
+
+def test_a_game_locked_too_long_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, path = _game_with_events(tmp_path)
+    before = path.read_bytes()
+    context = multiprocessing.get_context("fork")
+    held, release = context.Event(), context.Event()
+    holder = context.Process(target=_hold_lock, args=(str(tmp_path / ".g.lock"), held, release))
+    holder.start()
+    try:
+        assert held.wait(30)
+        monkeypatch.setattr("rummikub.arena.companion_store.LOCK_SECONDS", 0.2)
+        code, _, err = run(tmp_path, "g", "draw", "o5")
+        assert code == 2 and "game 'g' is locked by another process" in err
+        assert path.read_bytes() == before
+    finally:
+        release.set()
+        holder.join(30)
+    assert run(tmp_path, "g", "draw", "o5")[0] == 0  # free again
