@@ -18,8 +18,11 @@ Everything else follows from the events: who is to play, each opponent's rack si
 made the opening meld, the pool size (the full set minus the table and all racks), the
 tiles you cannot see (the full set minus the table and your rack), the end of a round and
 the match totals. Every event is checked against the rules and the tile counts before it
-is taken in; a rejected event raises a :class:`CompanionError` with a one-line reason and
-leaves the game as it was.
+is taken in; a rejected event raises a one-line :class:`~rummikub.models.errors.RummikubError`
+(:class:`IllegalEventError`, or :class:`~rummikub.models.errors.IllegalMeldError` /
+:class:`~rummikub.models.errors.IllegalPositionError` for a meld or the tile counts) and
+leaves the game as it was. Stored events are read by :mod:`.companion_events` and kept
+by :mod:`.companion_store`.
 """
 
 from __future__ import annotations
