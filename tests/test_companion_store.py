@@ -294,3 +294,59 @@ def test_a_game_locked_too_long_is_a_clear_error(
         release.set()
         holder.join(30)
     assert run(tmp_path, "g", "draw", "o5")[0] == 0  # free again
+
+
+_JSON_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False),
+    st.sampled_from(["r3", "j", "j=r4", "x9", "r1-5", "", "k", "rbk7", "b99"]),
+    st.text(max_size=8),
+)
+_JSON = st.recursive(
+    _JSON_LEAF,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_EVENT_LIKE = st.fixed_dictionaries(
+    {
+        "event": st.sampled_from(
+            [
+                "table",
+                "drew",
+                "draw",
+                "play",
+                "pass",
+                "score",
+                "round",
+                "undo",
+                "redo",
+                "new",
+                "nope",
+            ]
+        )
+    },
+    optional={
+        k: _JSON for k in ("seat", "table", "tile", "racks", "rack", "first", "rules", "players")
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(event=_EVENT_LIKE)
+def test_any_hand_edited_line_reads_or_is_named(tmp_path_factory: Any, event: object) -> None:
+    """Whatever a hand-edited line holds, the game reads or the error names the line."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    store = GameStore(folder)
+    _new(store)
+    path = store.path("g")
+    path.write_bytes(path.read_bytes() + json.dumps(event).encode() + b"\n")
+    try:
+        game = store.load("g")
+    except GameFileError as error:
+        assert "line 2:" in str(error) and "\n" not in str(error)
+    else:
+        assert game.events == 2
