@@ -167,6 +167,7 @@ def formulate(
     position: Position,
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
+    *,
     distinct: bool = False,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position, under its rules.

@@ -100,13 +100,14 @@ def formulate_turn(
     position: Position,
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
+    *,
     distinct: bool = False,
 ) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
     from rummikub.solver.formulation import formulate  # it builds the rack-only opening
 
-    model = formulate(as_played(position), objective, keep_jokers, distinct)
+    model = formulate(as_played(position), objective, keep_jokers, distinct=distinct)
     if continues_onto_table(position):
         add_opening_witness(model, position)
     return model
