@@ -29,10 +29,11 @@ from typing import Final, Literal
 
 from rummikub.models.errors import SolverError
 from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.moves import becomes, picked_up
 from rummikub.models.rules import RuleSet
 from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take
 from rummikub.models.tile import JOKER, Tile
-from rummikub.solver.move import Move
+from rummikub.solver.move import Move, Origin
 
 RACK: Final = "rack"
 Source = int | Literal["rack"]
@@ -79,7 +80,8 @@ class _Flow:
 
     where: list[list[int]]  # old meld -> position -> new meld
     sources: list[list[Source]]  # new meld -> position -> rack or old meld
-    survivor: dict[int, int] = field(default_factory=dict)  # old meld -> new meld keeping it
+    survivor: dict[int, int] = field(default_factory=dict)  # old meld -> new meld it becomes
+    prefer: dict[int, int] = field(default_factory=dict)  # the solver's kept melds
 
 
 def _flow(move: Move) -> _Flow:
@@ -89,26 +91,28 @@ def _flow(move: Move) -> _Flow:
     new = move.table
     slots: list[list[Source | None]] = [[None] * len(nm.meld) for nm in new]
     where: list[list[int]] = [[-1] * len(m) for m in old]
-    survivor: dict[int, int] = {}
-    for j, nm in enumerate(new):
-        if nm.source is None:
-            continue
-        survivor[nm.source] = j
-        need = old[nm.source].counts()
-        # The old meld's own tiles: positions not marked as from the rack first.
-        for q in sorted(range(len(nm.meld)), key=lambda q: nm.from_rack[q]):
-            tile = nm.meld.tiles[q]
-            if need[tile] > 0:
-                need[tile] -= 1
-                slots[j][q] = nm.source
-        if +need:
-            raise SolverError(f"new meld '{nm.meld}' does not hold its old meld '{old[nm.source]}'")
-        where[nm.source] = [j] * len(old[nm.source])
-
+    kept_by_solver = {nm.source: j for j, nm in enumerate(new) if nm.source is not None}
+    survivor = becomes(old, [nm.meld for nm in new], prefer=kept_by_solver)
     # Per tile type: the tiles that can fill the open positions (the rack's, marked i = -1,
-    # and those of the old melds that did not survive), each with the new meld it goes to.
+    # and the old tiles that do not stay where they lie), each with the new meld it goes to.
     # Rack tiles start where the move marks them; equal tiles may then trade places.
     items: dict[Tile, list[list[int]]] = defaultdict(list)
+    for i, j in survivor.items():
+        nm = new[j]
+        stay = old[i].counts() & nm.meld.counts()
+        # What stays of the old meld: positions not marked as from the rack first.
+        fill = Counter(stay)
+        for q in sorted(range(len(nm.meld)), key=lambda q: nm.from_rack[q]):
+            tile = nm.meld.tiles[q]
+            if fill[tile] > 0:
+                fill[tile] -= 1
+                slots[j][q] = i
+        for p, tile in enumerate(old[i].tiles):
+            if stay[tile] > 0:
+                stay[tile] -= 1
+                where[i][p] = j
+            else:  # picked up: a joker swapped out, or a tile given to another meld
+                items[tile].append([i, p, -1])
     open_rack: dict[Tile, list[int]] = defaultdict(list)
     open_table: dict[Tile, list[int]] = defaultdict(list)
     for j, nm in enumerate(new):
@@ -170,7 +174,7 @@ def _flow(move: Move) -> _Flow:
             if slots[j][q] is None:
                 slots[j][q] = incoming[(j, tile)].pop()
     sources = [[s for s in row if s is not None] for row in slots]
-    return _Flow(where, sources, survivor)
+    return _Flow(where, sources, survivor, kept_by_solver)
 
 
 def provenance(move: Move) -> list[tuple[Source, ...]]:
@@ -226,7 +230,10 @@ class _Explainer:
         return sorted({s for s in self.flow.sources[j] if isinstance(s, int)})
 
     def _home(self, i: int) -> int:
-        """The new meld that receives most of old meld ``i`` (rather one with rack tiles)."""
+        """The new meld old meld ``i`` becomes, else the one that receives most of it
+        (rather one with rack tiles)."""
+        if i in self.flow.survivor:
+            return self.flow.survivor[i]
         counts = Counter(self.flow.where[i])
         return max(counts, key=lambda j: (counts[j], len(self.rack[j]) > 0, -j))
 
@@ -407,6 +414,59 @@ class _Explainer:
         for olds, news in order:
             out += self._group(olds, news)
         return out
+
+
+def _origins(move: Move, flow: _Flow) -> list[tuple[Origin, int | None]]:
+    """Each new meld's origin and the old meld it becomes, by the tile flow."""
+    becomes_of = {j: i for i, j in flow.survivor.items()}
+    out: list[tuple[Origin, int | None]] = []
+    for j, nm in enumerate(move.table):
+        i = becomes_of.get(j)
+        if i is None:
+            rack_only = all(s == RACK for s in flow.sources[j])
+            out.append((Origin.NEW if rack_only else Origin.REBUILT, None))
+            continue
+        old = move.position.table[i].counts()
+        new = nm.meld.counts()
+        if old == new:
+            out.append((Origin.KEPT, i))
+        elif all(t.is_joker for t in old - new):  # tiles added, or a joker swapped out
+            out.append((Origin.EXTENDED, i))
+        else:
+            out.append((Origin.REBUILT, i))
+    return out
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A move as a person at the table sees it.
+
+    ``steps`` carry the move out (empty when not asked for); ``provenance`` says, per new
+    meld and tile, ``"rack"`` or the old meld it comes from; ``origins`` and ``sources`` say
+    per new meld whether it is kept, extended, new or rebuilt and which old meld it becomes
+    (see :func:`rummikub.models.moves.becomes`); ``picked_up`` are the table tiles the move
+    picks up (:func:`rummikub.models.moves.picked_up`), the "moved" of reports.
+    """
+
+    steps: tuple[Step, ...]
+    provenance: tuple[tuple[Source, ...], ...]
+    origins: tuple[Origin, ...]
+    sources: tuple[int | None, ...]
+    picked_up: tuple[Tile, ...]
+
+
+def explanation(move: Move, steps: bool = True) -> Explanation:
+    """Everything a report says about a move beyond the move itself, worked out once."""
+    flow = _flow(move)
+    walkthrough = _Explainer(move, flow).steps() if steps else []
+    origins = _origins(move, flow)
+    return Explanation(
+        tuple(walkthrough),
+        tuple(tuple(row) for row in flow.sources),
+        tuple(o for o, _ in origins),
+        tuple(i for _, i in origins),
+        tuple(picked_up(move.position.table, move.melds, flow.prefer)),
+    )
 
 
 def explain(move: Move) -> list[Step]:

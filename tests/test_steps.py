@@ -28,6 +28,7 @@ from rummikub.models import (
     position_from_text,
 )
 from rummikub.models.generate import random_position
+from rummikub.models.moves import picked_up
 from rummikub.models.steps import (
     Extend,
     Join,
@@ -42,7 +43,7 @@ from rummikub.models.steps import (
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
 from rummikub.solver import explain as explain_module
-from rummikub.solver.explain import RACK, explain, provenance
+from rummikub.solver.explain import RACK, explain, explanation, provenance
 from rummikub.solver.objectives import Objective
 
 
@@ -62,19 +63,23 @@ def table_key(melds: Sequence[Meld]) -> list[tuple[tuple[int, int], ...]]:
 def check_provenance(move: Move) -> None:
     """Every tile has one source; the sources add up to the old melds and the placed tiles."""
     position = move.position
+    told = explanation(move, steps=False)
     sources = provenance(move)
+    assert sources == list(told.provenance)
     assert [len(row) for row in sources] == [len(new.meld) for new in move.table]
     came: dict[object, Counter[Tile]] = {}
-    for new, row in zip(move.table, sources, strict=True):
+    stayed = Counter[Tile]()
+    for new, row, old in zip(move.table, sources, told.sources, strict=True):
         for tile, source in zip(new.meld.tiles, row, strict=True):
             came.setdefault(source, Counter())[tile] += 1
-        if new.source is not None:  # a kept or extended meld holds its whole old meld
-            own = Counter(
-                tile for tile, s in zip(new.meld.tiles, row, strict=True) if s == new.source
-            )
-            assert own == position.table[new.source].counts()
+        if old is not None:  # what stays of the old meld it becomes is marked as its own
+            own = Counter(tile for tile, s in zip(new.meld.tiles, row, strict=True) if s == old)
+            assert own == position.table[old].counts() & new.meld.counts()
+            stayed += own
     assert came.pop(RACK, Counter()) == Counter(move.placed)
     assert came == {i: meld.counts() for i, meld in enumerate(position.table)}
+    assert Counter(told.picked_up) == position.table_counts() - stayed
+    assert len(told.picked_up) == len(picked_up(position.table, move.melds))
 
 
 def check_explained(move: Move) -> list[Step]:
@@ -188,15 +193,16 @@ def test_extend() -> None:
 
 def test_split_then_extend() -> None:
     steps = steps_for("table: r1-6\nrack: r3")
+    # r1-6 becomes r3-6 (four tiles stay), r1 and r2 go to the new r1 r2 r3.
     assert steps == [
-        Split(m("r1-6"), (m("r1 r2 r3"), m("r4 r5 r6"))),
-        Extend(m("r4 r5 r6"), t("r3"), (), m("r3 r4 r5 r6")),
+        Split(m("r1-6"), (m("r1 r2"), m("r3 r4 r5 r6"))),
+        Extend(m("r1 r2"), t("r3"), (), m("r1 r2 r3")),
     ]
-    assert str(steps[0]) == "Split r1 r2 r3 r4 r5 r6 into r1 r2 r3 | r4 r5 r6"
+    assert str(steps[0]) == "Split r1 r2 r3 r4 r5 r6 into r1 r2 | r3 r4 r5 r6"
     assert steps[0].to_json() == {
         "action": "split",
         "meld": ["r1", "r2", "r3", "r4", "r5", "r6"],
-        "results": [["r1", "r2", "r3"], ["r4", "r5", "r6"]],
+        "results": [["r1", "r2"], ["r3", "r4", "r5", "r6"]],
     }
 
 
