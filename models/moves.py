@@ -22,11 +22,6 @@ from rummikub.models.meld import Meld
 from rummikub.models.tile import Tile, sorted_tiles
 
 
-def _staying(old: Meld, new: Meld) -> int:
-    """How many tiles of ``old`` can stay lying if it becomes ``new``."""
-    return sum((old.counts() & new.counts()).values())
-
-
 def _max_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
     """For each row, the column assigned to it (or -1) in an assignment of rows to distinct
     columns with the largest total weight (Hungarian method with potentials, O(n³))."""
@@ -103,23 +98,50 @@ def becomes(
     """
     if not old_table or not new_table:
         return {}
-    stay = [[_staying(old, new) for new in new_table] for old in old_table]
     prefer = prefer or {}
-    bonus = [
-        [
-            2 * int(not old.counts() - new.counts()) + int(prefer.get(i) == j)
-            for j, new in enumerate(new_table)
-        ]
-        for i, old in enumerate(old_table)
-    ]
-    # Tiles first; the bonuses only break ties (together they stay below one tile).
+    olds = [m.counts() for m in old_table]
+    news = [m.counts() for m in new_table]
+    holders: dict[Tile, list[int]] = {}
+    for j, counts in enumerate(news):
+        for tile in counts:
+            holders.setdefault(tile, []).append(j)
+    # Tiles first; the bonuses (a whole old meld, a preferred pair) only break ties: over a
+    # pairing they sum below one tile.
     scale = 3 * len(old_table) + 1
-    weights = [
-        [stay[i][j] * scale + bonus[i][j] if stay[i][j] else 0 for j in range(len(new_table))]
-        for i in range(len(old_table))
-    ]
-    assigned = _max_assignment(weights)
-    return {i: j for i, j in enumerate(assigned) if j >= 0 and stay[i][j] > 0}
+    edges: dict[tuple[int, int], int] = {}
+    for i, counts in enumerate(olds):
+        for j in {j for tile in counts for j in holders.get(tile, ())}:
+            stay = sum(min(n, news[j][tile]) for tile, n in counts.items())
+            whole = stay == counts.total()
+            edges[(i, j)] = stay * scale + 2 * whole + int(prefer.get(i) == j)
+    pairs: dict[int, int] = {}
+    for rows, cols in _components(edges):
+        weights = [[edges.get((i, j), 0) for j in cols] for i in rows]
+        for r, c in enumerate(_max_assignment(weights)):
+            if c >= 0 and weights[r][c] >= scale:
+                pairs[rows[r]] = cols[c]
+    return dict(sorted(pairs.items()))
+
+
+def _components(edges: Mapping[tuple[int, int], int]) -> list[tuple[list[int], list[int]]]:
+    """The connected parts of the bipartite graph of old and new melds sharing tiles."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(x: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in edges:
+        parent[find(("old", i))] = find(("new", j))
+    parts: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
+    for node in sorted(parent):
+        side, k = node
+        rows, cols = parts.setdefault(find(node), ([], []))
+        (rows if side == "old" else cols).append(k)
+    return list(parts.values())
 
 
 def picked_up(

@@ -131,6 +131,9 @@ def check_move_path(move: Move) -> PathResult:
         raise UserPathError(f"replaying the steps does not give the new table{where}")
     if Counter(rack) != Counter(move.rack_left):
         raise UserPathError(f"replaying the steps does not leave the move's rack{where}")
+    for number, step in enumerate(told.steps, 1):
+        if len(step.inputs) > 2 or len(step.outputs) > 2:
+            raise UserPathError(f"step {number} touches more than two table melds: {step}{where}")
     swaps = int(any(step.action == "swap" for step in told.steps))
     return PathResult(move.seconds, move.placed_count, len(told.steps), payload["moved"], swaps)
 
