@@ -42,7 +42,6 @@ from rummikub.models.steps import (
     replay,
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
-from rummikub.solver import explain as explain_module
 from rummikub.solver.explain import RACK, explain, explanation, provenance
 from rummikub.solver.objectives import Objective
 
