@@ -407,7 +407,7 @@ class _Explainer:
         if not carried:
             rest = self._remainder(piece, Counter(t for t, _ in lifted))
             return lifted, [(m, piece.target) for m in rest]
-        staying = Counter(t for t, _ in lifted) + Counter(
+        leaving = Counter(t for t, _ in lifted) + Counter(
             t for tiles in carried.values() for t in tiles
         )
         left: list[tuple[Meld, int | None]] = []
@@ -415,17 +415,14 @@ class _Explainer:
             if dest in carried:
                 left.append((self._layout(Counter(tiles), dest, tiles), dest))
             elif dest is None:
-                if left and left[-1][1] == piece.target:  # (a lifted tile came between)
-                    tiles = [*left.pop()[0].tiles, *tiles]
                 left.append((Meld(tuple(tiles)), piece.target))
-        if piece.target is not None:
-            home = [k for k, (_, d) in enumerate(left) if d == piece.target]
-            rest = piece.meld.counts() - staying
-            if home and rest:
-                order = [t for k in home for t in left[k][0].tiles]
-                merged = (self._layout(rest, piece.target, order), piece.target)
-                left = [x for k, x in enumerate(left) if k not in home[1:]]
-                left[home[0]] = merged
+        home = [k for k, (_, d) in enumerate(left) if d == piece.target]
+        home_tiles = piece.meld.counts() - leaving
+        if home and home_tiles and (len(home) == 1 or self._legal(home_tiles)):
+            order = [t for k in home for t in left[k][0].tiles]
+            merged = (self._layout(home_tiles, piece.target, order), piece.target)
+            left = [x for k, x in enumerate(left) if k not in home[1:]]
+            left[home[0]] = merged
         return lifted, left
 
     def _take(self, broken: bool) -> bool:
