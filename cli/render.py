@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import click
 
+from rummikub.models.picture import TablePicture, table_svg
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.analysis import Analysis
@@ -81,6 +82,7 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         proof = "proved optimal" if move.is_optimal else "best found in the time limit (not proved)"
     else:
         proof = "next best, proved" if move.is_optimal else "not proved"
+    told = explanation(move, steps)
     lines = []
     if move.is_draw:
         if position.initial:
@@ -94,8 +96,12 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         headline = (
             f"{label}: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
         )
+        if told.opening_value is not None:
+            threshold = position.rules.initial_threshold
+            headline += f", opening worth {told.opening_value} ≥ {threshold}"
+        if told.goes_out:
+            headline += ". You go out!"
         lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
-    told = explanation(move, steps)
     moved = len(told.picked_up)
     lines.append(
         f"Table: {len(move.table)} meld{'s' if len(move.table) != 1 else ''}, "
@@ -118,6 +124,33 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
     if steps:
         lines += _steps_lines(told.steps)
     return "\n".join(lines)
+
+
+def move_svg(move: Move) -> str:
+    """The new table of a move as an SVG picture: rack tiles highlighted, each joker
+    labelled with what it stands for (``r12`` or ``r12/b12``)."""
+    told = explanation(move, steps=False)
+    labels = {
+        (row, slot): "/".join(map(str, options))
+        for row, new in enumerate(move.table)
+        for slot, options in new.joker_options(move.position)
+        if options
+    }
+    count = move.placed_count
+    title = (
+        "No move: draw a tile"
+        if move.is_draw
+        else f"Place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+        + (" - you go out!" if told.goes_out else "")
+    )
+    return table_svg(
+        TablePicture(
+            move.melds,
+            [[s == RACK for s in row] for row in told.provenance],
+            labels,
+            title,
+        )
+    )
 
 
 def _scores_text(move: Move) -> str:

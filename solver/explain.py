@@ -30,6 +30,7 @@ from typing import Final, Literal
 from rummikub.models.errors import SolverError
 from rummikub.models.meld import Meld, MeldKind, readings
 from rummikub.models.moves import becomes
+from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take
 from rummikub.models.tile import Tile, sorted_tiles
@@ -588,6 +589,102 @@ def _origins(move: Move, flow: _Flow) -> list[tuple[Origin, int | None]]:
     return out
 
 
+def _meld_value(meld: Meld, rules: RuleSet) -> int:
+    """What a meld counts toward the opening: its best reading, jokers as their tiles."""
+    return max((r.value for r in meld.readings(rules)), default=0)
+
+
+def _best_melds(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, tuple[Meld, ...]]:
+    """Disjoint legal sets of these tiles worth the most (some tiles may be left over), in
+    as few sets as that allows."""
+    memo: dict[tuple[Tile, ...], tuple[int, tuple[Meld, ...]]] = {}
+
+    def best(rest: tuple[Tile, ...]) -> tuple[int, tuple[Meld, ...]]:
+        if not rest:
+            return 0, ()
+        if rest in memo:
+            return memo[rest]
+        first, others = rest[0], rest[1:]
+        found = best(others)
+        near = [
+            k
+            for k, u in enumerate(others)
+            if u.is_joker or first.is_joker or u.colour == first.colour or u.number == first.number
+        ]
+        longest = max(rules.colours, rules.numbers) - 1
+        for size in range(rules.min_len - 1, min(len(near), longest) + 1):
+            for chosen in set(combinations(near, size)):
+                meld = Meld((first, *(others[k] for k in chosen)))
+                value = _meld_value(meld, rules)
+                if not value and not meld.is_legal(rules):
+                    continue
+                left = tuple(u for k, u in enumerate(others) if k not in chosen)
+                sub_value, sub = best(left)
+                if (value + sub_value, -len(sub) - 1) > (found[0], -len(found[1])):
+                    laid = Meld(meld.readings(rules)[0].laid_out())
+                    found = (value + sub_value, (laid, *sub))
+        memo[rest] = found
+        return found
+
+    return best(tuple(sorted_tiles(tiles)))
+
+
+def _opening(move: Move, flow: _Flow) -> tuple[Meld, ...]:
+    """The opening meld of an opening turn: the new melds of rack tiles alone when they are
+    worth enough, else (the turn went on to the table) sets of the placed tiles worth most."""
+    position = move.position
+    if not position.initial or move.is_draw:
+        return ()
+    rules = position.rules
+    own = tuple(
+        meld
+        for meld, row in zip(move.melds, flow.sources, strict=True)
+        if all(source == RACK for source in row)
+    )
+    if sum(_meld_value(m, rules) for m in own) >= rules.initial_threshold:
+        return own
+    return _best_melds(move.placed, rules)[1]
+
+
+def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
+    """The rest of an opening turn that goes on to the table: the same new table, reached
+    from the old table with the opening meld laid down and its tiles off the rack."""
+    from dataclasses import replace
+
+    position = move.position
+    laid = Counter(t for m in opening for t in m.tiles)
+    rack = list(position.rack)
+    for tile in laid.elements():
+        rack.remove(tile)
+    after = Position((*position.table, *opening), tuple(rack), False, position.rules)
+    unmark = Counter(laid)
+    table = []
+    for nm in move.table:
+        marks = list(nm.from_rack)
+        for q, tile in enumerate(nm.meld.tiles):
+            if marks[q] and unmark[tile] > 0:
+                unmark[tile] -= 1
+                marks[q] = False
+        table.append(replace(nm, from_rack=tuple(marks), source=None))
+    placed = list(move.placed)
+    for tile in laid.elements():
+        placed.remove(tile)
+    return replace(move, position=after, table=tuple(table), placed=tuple(placed))
+
+
+def _steps(move: Move, flow: _Flow, opening: Sequence[Meld]) -> list[Step]:
+    """The steps; an opening that goes on to the table lays its opening meld first."""
+    if not opening or not move.position.rules.continue_after_initial:
+        return _Explainer(move, flow).run()
+    if Counter(t for m in opening for t in m.tiles) == Counter(move.placed) and all(
+        m in move.melds for m in opening
+    ):
+        return _Explainer(move, flow).run()  # nothing but the opening meld goes down
+    plays: list[Step] = [Play(m, m.tiles) for m in opening]
+    rest = _after_opening(move, opening)
+    return plays + _Explainer(rest, _flow(rest)).run()
+
+
 @dataclass(frozen=True)
 class Explanation:
     """A move as a person at the table sees it.
@@ -596,7 +693,10 @@ class Explanation:
     meld and tile, ``"rack"`` or the old meld it comes from; ``origins`` and ``sources`` say
     per new meld whether it is kept, extended, new or rebuilt and which old meld it becomes
     (see :func:`rummikub.models.moves.becomes`); ``picked_up`` are the table tiles the move
-    picks up (:func:`rummikub.models.moves.picked_up`), the "moved" of reports.
+    picks up (:func:`rummikub.models.moves.picked_up`), the "moved" of reports. For an
+    opening turn, ``opening`` is the opening meld and ``opening_value`` what it counts
+    toward the threshold (jokers as the tiles they stand for); ``goes_out`` says the rack
+    is emptied.
     """
 
     steps: tuple[Step, ...]
@@ -604,19 +704,27 @@ class Explanation:
     origins: tuple[Origin, ...]
     sources: tuple[int | None, ...]
     picked_up: tuple[Tile, ...]
+    opening: tuple[Meld, ...] = ()
+    opening_value: int | None = None
+    goes_out: bool = False
 
 
 def explanation(move: Move, steps: bool = True) -> Explanation:
     """Everything a report says about a move beyond the move itself, worked out once."""
     flow = _flow(move)
-    walkthrough = _Explainer(move, flow).run() if steps else []
+    opening = _opening(move, flow)
+    walkthrough = _steps(move, flow, opening) if steps else []
     origins = _origins(move, flow)
+    rules = move.position.rules
     return Explanation(
         tuple(walkthrough),
         tuple(tuple(row) for row in flow.sources),
         tuple(o for o, _ in origins),
         tuple(i for _, i in origins),
         tuple(_picked_up(move, flow)),
+        opening,
+        sum(_meld_value(m, rules) for m in opening) if opening else None,
+        not move.is_draw and not move.rack_left,
     )
 
 
@@ -626,10 +734,10 @@ def explain(move: Move) -> list[Step]:
     Replaying them with :func:`rummikub.models.steps.replay` on the move's position gives
     exactly the new table (the same melds, tile for tile) and the move's rack.
     """
-    return _Explainer(move, _flow(move)).run()
+    return list(explanation(move).steps)
 
 
 def explained(move: Move) -> tuple[list[Step], list[tuple[Source, ...]]]:
     """The steps and the provenance of a move together, the tile flow worked out once."""
-    flow = _flow(move)
-    return _Explainer(move, flow).run(), [tuple(row) for row in flow.sources]
+    told = explanation(move)
+    return list(told.steps), list(told.provenance)
