@@ -1,21 +1,20 @@
 """Explain a move: where each tile of the new table comes from, and steps a person can follow.
 
-:func:`provenance` says, for every tile of the new table, whether it came from the rack or
-from which old table meld. Melds the move keeps or extends know their old meld; the other
-table tiles are matched to the old melds they left so that tiles of one old meld stay
-together (fewest pieces, runs cut into as few consecutive pieces as possible, and no
-half-built pieces where a single tile can be taken instead). Equal tiles are interchangeable,
-so a rack tile and an equal table tile may trade the places the move marks for them.
+Each old table meld *becomes* at most one new meld, the one that keeps most of its tiles
+(:func:`rummikub.models.moves.becomes`); what they have in common stays where it lies, the
+other tiles are picked up (the "moved" of reports). :func:`provenance` says, for every
+tile of the new table, whether it came from the rack or from which old meld; the picked-up
+tiles are matched to the new melds that need them so that tiles of one old meld stay
+together (equal tiles are interchangeable, so a rack tile and an equal table tile may trade
+the places the move marks for them).
 
-:func:`explain` turns that into :mod:`rummikub.models.steps`: the tiles flow from old melds
-and the rack into new melds; each connected part of that flow is one independent group of
-steps. An old meld whose tiles all go to one new meld stays whole; otherwise it is split
-into consecutive pieces, or its odd tiles are taken off, or its joker is swapped for a rack
-tile. Each new meld is then played (no piece of an old meld in it), extends its one piece,
-or joins several pieces. A group whose old melds are all taken apart to the last tile, or
-that would leave many illegal pieces lying about, is described as one rearrangement.
-Replaying the steps (:func:`rummikub.models.steps.replay`) on the old position gives
-exactly the new table.
+:func:`explain` carries the move out on a simulated table, one step at a time: play a new
+meld, swap a joker for its tile, extend a meld, take tiles off a meld, split a run, join two
+pieces; each step touches at most two table melds (plus rack and loose tiles), and the
+order keeps every set on the table legal whenever it can (extend before take). Replaying
+the steps (:func:`rummikub.models.steps.replay`) on the old position gives exactly the new
+table. :func:`explanation` gives all of it at once, with each new meld's origin, the opening
+meld of an opening turn and whether the move goes out.
 """
 
 from __future__ import annotations
