@@ -9,6 +9,7 @@ answers free a table joker (a swap step).
 
     python benchmarks/user_path.py                          # 3,000 positions per rule
     python benchmarks/user_path.py --rules strict --positions 500 --json out.json
+    python benchmarks/user_path.py --rules locked --seed 3001 --budget 540   # bounded run
 """
 
 from __future__ import annotations
@@ -32,26 +33,40 @@ from user_path import (
 )
 
 
-def run_rule(joker_rule: str, positions: int, seed: int) -> dict[str, object]:
-    """The user path on ``positions`` positions under one joker rule (every preset in turn)."""
+def run_rule(
+    joker_rule: str, positions: int, seed: int, budget: float = float("inf")
+) -> dict[str, object]:
+    """The user path on ``positions`` positions under one joker rule (every preset in turn),
+    stopping early once ``budget`` seconds have passed."""
     times: list[float] = []
     failures: list[str] = []
     swaps = 0
     start = time.perf_counter()
-    for k in range(positions):
-        preset = PRESET_NAMES[k % len(PRESET_NAMES)]
-        position = joker_heavy_position(seed + k, rules_for(preset, joker_rule))
-        try:
-            result = run_user_path(position)
-        except UserPathError as error:
-            failures.append(f"seed {seed + k} preset {preset}: {error}")
-            continue
-        times.append(result.solve_seconds)
-        swaps += result.swaps
+    done = 0
+    try:
+        for k in range(positions):
+            if time.perf_counter() - start > budget:
+                print(
+                    f"  {joker_rule}: time budget reached after {done} positions", file=sys.stderr
+                )
+                break
+            preset = PRESET_NAMES[k % len(PRESET_NAMES)]
+            position = joker_heavy_position(seed + k, rules_for(preset, joker_rule))
+            try:
+                result = run_user_path(position, thorough=False)
+            except UserPathError as error:
+                failures.append(f"seed {seed + k} preset {preset}: {error}")
+                continue
+            finally:
+                done += 1
+            times.append(result.solve_seconds)
+            swaps += result.swaps
+    except KeyboardInterrupt:  # stopped early (timeout -s INT): report what ran
+        print(f"  {joker_rule}: interrupted after {done} positions", file=sys.stderr)
     times.sort()
     return {
         "joker_rule": joker_rule,
-        "positions": positions,
+        "positions": done,
         "failures": len(failures),
         "failure_examples": failures[:3],
         "answers_with_a_swap": swaps,
@@ -69,6 +84,9 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", choices=JOKER_RULES, default=list(JOKER_RULES))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--budget", type=float, default=float("inf"), help="seconds per rule at most (stops early)"
+    )
     args = parser.parse_args()
     print(
         f"{'rule':<7} {'positions':>9} {'fail':>5} {'swaps':>6} "
@@ -76,7 +94,7 @@ def main() -> None:
     )
     rows = []
     for rule in args.rules:
-        row = run_rule(rule, args.positions, args.seed)
+        row = run_rule(rule, args.positions, args.seed, args.budget)
         rows.append(row)
         print(
             f"{rule:<7} {row['positions']:>9} {row['failures']:>5} "
