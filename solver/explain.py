@@ -197,11 +197,15 @@ def _in_order(tiles: Counter[Tile], layout: Sequence[Tile]) -> tuple[Tile, ...]:
 
 
 def _subsets(tiles: Counter[Tile]) -> list[Counter[Tile]]:
-    """The non-empty sub-multisets of a few tiles, largest first."""
-    items = sorted_tiles(tiles.elements())[:_MAX_SUBSET]
+    """The non-empty sub-multisets of a few tiles, largest first (all of them first; beyond
+    ``_MAX_SUBSET`` tiles, then only parts of the first ones)."""
+    every = tuple(sorted_tiles(tiles.elements()))
+    items = every[:_MAX_SUBSET]
     found = {
         tuple(combo) for size in range(len(items), 0, -1) for combo in combinations(items, size)
     }
+    if every:
+        found.add(every)
     return sorted((Counter(c) for c in found), key=lambda c: -c.total())
 
 

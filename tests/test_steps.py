@@ -514,3 +514,14 @@ def test_step_texts() -> None:
         "before": [["r1", "r2", "r3"]],
         "after": [["r1", "r2", "r3"]],
     }
+
+
+def test_a_joker_that_waits_for_a_tile_taken_later() -> None:
+    """A leaving joker whose meld has no tile at hand yet is not swapped for nothing."""
+    text = position_from_text(
+        "table: o5 o6 o7 o8 | j b6 b7 | k8 b8 j | b5 r5 o5 | k8 b8 r8 o8 | k3 b3 r3 o3\n"
+        "rack: r8 r5 o6 k1 o13 k12"
+    )
+    position = Position(text.table, text.rack, False, RuleSet(joker_rule="locked"))
+    steps = check_explained(solve(position))
+    assert all(not isinstance(s, Swap) or s.jokers for s in steps)
