@@ -6,6 +6,7 @@ The solver (and OR-Tools) is imported only when a command needs it, so ``--help`
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -620,6 +621,8 @@ def _register_arena() -> None:
 
 
 _register_arena()
+main.add_command(importlib.import_module("rummikub.cli.advise").advise)
+main.add_command(importlib.import_module("rummikub.cli.game").game)
 
 
 if __name__ == "__main__":  # pragma: no cover
