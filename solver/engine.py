@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rummikub.models.errors import SolverError
-from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.extraction import extract
@@ -42,15 +41,6 @@ def _objective(objective: Objective | str) -> Objective:
         return Objective(objective)
     except ValueError:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
-
-
-def _joker_rule(rule: JokerRule | str | None, position: Position) -> JokerRule:
-    if rule is None:
-        return JokerRule(position.rules.joker_rule)
-    try:
-        return JokerRule(rule)
-    except ValueError:
-        raise SolverError(f"unknown joker rule {rule!r}: use free, strict or locked") from None
 
 
 def _move(
@@ -88,7 +78,6 @@ def solve(
     limit: Limit | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str | None = None,
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
@@ -96,15 +85,14 @@ def solve(
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
     optimal or only the best found within the limit. ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
-    ``joker_rule`` says how table jokers may be used (:class:`JokerRule`); by default the
-    position's rules say (``RuleSet.joker_rule``).
+    Every rule, how table jokers may be used included, is the position's (``position.rules``).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit(seconds=time_limit)
     position.validate()
-    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule, position))
+    model = formulate_turn(position, goal, keep_jokers, position.rules.joker_rule)
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
 
 
@@ -144,7 +132,6 @@ def solve_top(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str | None = None,
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
@@ -159,8 +146,7 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    rule = _joker_rule(joker_rule, position)
-    model = formulate_turn(position, goal, keep_jokers, rule, distinct=True)
+    model = formulate_turn(position, goal, keep_jokers, position.rules.joker_rule, distinct=True)
     moves: list[Move] = []
     seen: set[tuple[object, ...]] = set()
     exhausted = False
