@@ -179,9 +179,7 @@ def _missing(colour: Colour | None, numbers: Sequence[int], jokers: int) -> str:
         else:
             pieces.append([n])
     letter = colour.letter if colour is not None else "?"
-    names = [
-        f"{letter}{p[0]}" if len(p) == 1 else f"{letter}{p[0]}-{p[-1]}" for p in pieces
-    ]
+    names = [f"{letter}{p[0]}" if len(p) == 1 else f"{letter}{p[0]}-{p[-1]}" for p in pieces]
     if len(numbers) == 1:
         text = f"{names[0]} is missing"
     else:

@@ -72,8 +72,7 @@ def _parse_token(token: str, rules: RuleSet | None) -> list[Tile]:
         return [Tile(c, number) for c in colours]
     if any(dash in token for dash in DASHES):
         raise NotationError(
-            f"bad run shorthand {_show(token)}: write the colour once, then low and high, "
-            "like r3-7"
+            f"bad run shorthand {_show(token)}: write the colour once, then low and high, like r3-7"
         )
     return [Tile.parse(token)]
 
