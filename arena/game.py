@@ -300,7 +300,7 @@ def play_round(
             winner, reason = seat, "out"
             break
         if state.passes >= n:
-            winner, reason = blocked_winner(state.racks, state.rules.joker_penalty), "blocked"
+            winner, reason = blocked_winner(state.racks, state.rules), "blocked"
             break
         if state.turn >= MAX_TURNS:
             raise ArenaError(f"round {round_no} did not end after {MAX_TURNS} turns")
@@ -311,7 +311,7 @@ def play_round(
         first,
         winner,
         reason,
-        round_scores(racks, winner, state.rules.joker_penalty),
+        round_scores(racks, winner, state.rules),
         racks,
         state.turn,
     )
