@@ -179,7 +179,12 @@ def _missing(colour: Colour | None, numbers: Sequence[int], jokers: int) -> str:
         else:
             pieces.append([n])
     letter = colour.letter if colour is not None else "?"
-    names = [f"{letter}{p[0]}" if len(p) == 1 else f"{letter}{p[0]}-{p[-1]}" for p in pieces]
+    names: list[str] = []
+    for piece in pieces:  # three or more in a row in run shorthand: r5-11
+        if len(piece) < 3:
+            names += [f"{letter}{n}" for n in piece]
+        else:
+            names.append(f"{letter}{piece[0]}-{piece[-1]}")
     if len(numbers) == 1:
         text = f"{names[0]} is missing"
     else:
