@@ -19,7 +19,7 @@ from rummikub.cli.rule_options import RULES_HELP, rules_for, rules_options
 
 if TYPE_CHECKING:
     from rummikub.models.position import Position
-    from rummikub.models.rules import RuleSet
+    from rummikub.models.rules import RuleSet, RuleValue
 
 EMPTY_RACK = "Nothing to place: the rack is empty."
 MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
@@ -437,13 +437,13 @@ def check(
         click.echo(render_check(pos))
 
 
-def _yes_no(value: int | bool) -> str:
+def _yes_no(value: RuleValue) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
 
 
-def _options_text(options: dict[str, int | bool]) -> str:
+def _options_text(options: dict[str, RuleValue]) -> str:
     return ", ".join(f"{name} {_yes_no(value)}" for name, value in options.items())
 
 
@@ -473,8 +473,8 @@ def rules_command(as_json: bool, rules: RuleSet) -> None:
 
     if click.get_current_context().meta.get("rules_given"):
         if as_json:
-            payload = {"rules": rules.options(), "changes": rules.changes()}
-            click.echo(json.dumps(payload | {"line": rules_line(rules)}))
+            selected = {"rules": rules.options(), "changes": rules.changes()}
+            click.echo(json.dumps(selected | {"line": rules_line(rules)}))
             return
         click.echo("Rules: " + _options_text(rules.options()))
         changes = rules.changes()
