@@ -82,6 +82,7 @@ def _position(name: str, joker_rule: str, seed: int) -> Position:
 CASES = [Case(p, str(r), s) for p in PRESETS for r in JokerRule for s in SEEDS]
 IDS = [c.id for c in CASES]
 ANALYZE = [c for c in CASES if c.seed == 0]
+ANALYZE_LIMIT = "0.1"
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -151,12 +152,17 @@ def test_solve_top(tmp_path: Path, case: Case) -> None:
 @pytest.mark.parametrize("case", ANALYZE, ids=[c.id for c in ANALYZE])
 def test_analyze(tmp_path: Path, case: Case) -> None:
     path, options = case.write(tmp_path)
+    # Analysis solves once per unseen tile type (about 50 times); a short limit per solve
+    # keeps the strict cases within CI's time. Legality does not depend on the limit.
+    options += ["--time-limit", ANALYZE_LIMIT]
     _, out, _ = run("analyze", str(path), "--json", *options)
     payload = json.loads(out)
     for move in payload["best"].values():
         assert_legal(case.position(), move)
+    if case.joker_rule == "strict" and case.preset != "american":
+        return  # the text of a strict analysis: once (american), as strict solves are slow
     _, out, _ = run("analyze", str(path), "--no-color", *options)
-    assert out.strip()
+    assert "Chance to go out next turn" in out
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
