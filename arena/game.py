@@ -214,7 +214,8 @@ def play_turn(
     scores: Sequence[int] = (),
     seed: int = 0,
 ) -> Turn:
-    """Ask the current player for a move, check it with the validator and apply it."""
+    """Ask the current player for a move, check it with the validator under the round's
+    rules (``state.rules``, the joker rule included) and apply it."""
     seat = state.current
     rack = state.racks[seat]
     view = PlayerView(

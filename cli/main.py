@@ -1,6 +1,7 @@
 """The ``rummikub`` command: a thin click layer over the library.
 
-Exit status: 0 solved (also when nothing can be placed), 1 internal error, 2 bad input.
+Exit status: 0 solved (also when nothing can be placed), 1 a bug (one line with the position
+as JSON, to report), 2 bad input.
 The solver (and OR-Tools) is imported only when a command needs it, so ``--help`` is fast.
 """
 
@@ -134,6 +135,7 @@ def main() -> None:
 
 
 _POSITION_HELP = """
+
 \b
 POSITION is a file in the text format or JSON (- reads stdin), or give
 --table/--rack instead. Text format:
@@ -205,7 +207,8 @@ then fewest table tiles moved. --objective value puts value first.
 lets more real tiles go down.
 \b
 Exit status: 0 solved (also when nothing can be placed: draw),
-2 bad input (one line on stderr), 1 internal error.
+2 bad input (one line on stderr), 1 a bug (one line with the
+position as JSON, to report).
 """
 )
 @_position_options

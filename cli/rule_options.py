@@ -15,7 +15,7 @@ import click
 
 from rummikub.cli.errors import fail
 from rummikub.models.errors import RummikubError
-from rummikub.models.presets import ALIASES, PRESETS, resolve_rules
+from rummikub.models.presets import PRESETS, resolve_rules
 from rummikub.models.rules import OPTIONS, STANDARD, RuleOption, RuleSet, RuleValue
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -23,18 +23,20 @@ REQUEST_KEY = "rules_request"  # where a command's RulesRequest waits in the cli
 
 
 def _names() -> str:
-    aliases = ", ".join(f"{alias} = {name}" for alias, name in ALIASES.items())
-    return f"{', '.join(PRESETS)}; {aliases}"
+    """``standard, american (also pressman, vietnamese), ...``: presets and their aliases."""
+    return ", ".join(
+        f"{p.name} (also {', '.join(p.aliases)})" if p.aliases else p.name
+        for p in PRESETS.values()
+    )
 
 
-RULES_HELP = f"""
+RULES_HELP = """
 \b
 Rules: a position file may say which rules it is played under (a
 'rules:' line, or "rules" in JSON); else the standard game. --rules
-names a preset ({_names()};
-'rummikub rules' describes them), a TOML/JSON rules file, or a rules
-line like 'american joker_rule=strict'; --wrap, --threshold 50 etc.
-override single options (also over the file's own rules).
+names a preset ('rummikub rules' describes them), a TOML/JSON rules
+file, or a rules line like 'american joker_rule=strict'; --wrap,
+--threshold 50 etc. override single options (also the file's own).
 """
 
 

@@ -20,6 +20,8 @@ class Position:
 
     ``initial`` is true while the player still has to make the opening meld: then only rack
     tiles may be played, worth at least the rules' threshold, and the table is not touched.
+    ``rules`` are the rules the position is played under, the only place the solver and the
+    validator read any rule from (the table-joker rule included).
     """
 
     table: tuple[Meld, ...] = ()
