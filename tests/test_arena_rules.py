@@ -166,3 +166,18 @@ def test_arena_plays_under_a_preset(tmp_path: Path) -> None:
     assert rules == replace(RuleSet.preset("american"), initial_threshold=50)
     code, out, err = _arena("--replay", str(record))
     assert code == 0 and "2 games replayed" in out, err
+
+
+def test_a_strict_game_records_what_its_jokers_stand_for(tmp_path: Path) -> None:
+    """Under the strict rule a table joker keeps standing for its tile, so the record keeps
+    the declared meanings (j=o2) and the replay checks the moves with them."""
+    record = tmp_path / "strict.jsonl"
+    code, out, err = _arena(
+        "--players", "optimal,optimal", "--games", "1", "--seed", "1", "--executor", "serial",
+        "--joker-rule", "strict", "--record", str(record),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "rules: standard joker_rule=strict" in out
+    assert '"j=' in record.read_text()
+    code, out, err = _arena("--replay", str(record))
+    assert code == 0 and "every move legal" in out, err
