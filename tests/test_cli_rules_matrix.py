@@ -27,10 +27,6 @@ from rummikub.models.rules import STANDARD
 from rummikub.models.validation import move_problems
 
 SEEDS = (0, 1)  # seed 0: the rules in the file; seed 1: the rules on the command line
-EXPLAIN_BUG = "explain joker swap: fixed on branch table"
-# The explanation of a move that swaps or frees a table joker can fail (issue 10); once the
-# fix is merged these cases pass, and this helper and its calls can go.
-EXPLAIN_BUG_SIGNS = ("does not hold its old meld", "missing from the layout", "do not add up")
 
 
 @dataclass(frozen=True)
@@ -87,8 +83,6 @@ ANALYZE_LIMIT = "0.1"
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args), input=stdin)
-    if result.exit_code == 1 and any(sign in result.stderr for sign in EXPLAIN_BUG_SIGNS):
-        pytest.xfail(EXPLAIN_BUG)
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     return result.exit_code, result.stdout, result.stderr
