@@ -51,7 +51,8 @@ class ScriptedPlayer:
             )
         if event["action"] != "play":
             return DRAW
-        return Play(tuple(Meld(_tiles(m)) for m in event["table"]), _tiles(event["placed"]))
+        melds = tuple(Meld.parse(" ".join(m)) for m in event["table"])  # j=r4 kept
+        return Play(melds, _tiles(event["placed"]))
 
 
 def replay_game(events: Sequence[Event]) -> GameResult:
