@@ -171,7 +171,11 @@ class TurnReview:
             "seat": task.seat,
             "player": task.player,
             "opened": not self.position.initial,
-            "rack": tiles_json(self.position.rack),
+            "position": {
+                "table": melds_json(self.position.table),
+                "rack": tiles_json(self.position.rack),
+                "initial": self.position.initial,
+            },
             "action": task.action,
             "placed": tiles_json(sorted_tiles(task.placed)),
             "placed_count": self.placed_count,
@@ -187,8 +191,15 @@ class TurnReview:
             "could_play": self.could_play,
             "held": self.held,
             "verdict": str(self.verdict),
-            "better": better.to_json(steps=steps) if better is not None else None,
+            "better": _move_json(better, steps) if better is not None else None,
         }
+
+
+def _move_json(move: Move, steps: bool) -> dict[str, Any]:
+    """A move as in ``solve --json``, without its time (so a review is reproducible)."""
+    payload = move.to_json(steps=steps)
+    payload.pop("seconds", None)
+    return payload
 
 
 def review_turn(task: TurnTask) -> TurnReview:
@@ -438,6 +449,7 @@ def review_games(
     time_limit: float = DEFAULT_TIME_LIMIT,
     executor: str = "serial",
     jobs: int = 1,
+    ray_address: str | None = None,
     progress: Callable[[TurnReview], None] | None = None,
 ) -> Review:
     """Review the chosen players' turns of the games; results come in game order."""
@@ -453,7 +465,9 @@ def review_games(
             yield from turns
 
     index = 0
-    for turn in ordered_map(review_turn, tasks(), executor=executor, jobs=jobs):
+    for turn in ordered_map(
+        review_turn, tasks(), executor=executor, jobs=jobs, ray_address=ray_address
+    ):
         while pending[index] == 0:
             index += 1
         reviews[index].turns.append(turn)

@@ -584,8 +584,10 @@ def rules_command(as_json: bool, rules: RuleSet) -> None:
 
 def _register_arena() -> None:
     from rummikub.cli.arena import arena  # imports only click; the arena loads when run
+    from rummikub.cli.review import review
 
     main.add_command(arena)
+    main.add_command(review)
 
 
 _register_arena()
