@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -88,7 +89,12 @@ def _played(turn: TurnReview) -> str:
 
 
 def _shortfall(turn: TurnReview) -> str:
-    return f"{turn.shortfall_tiles} tiles and {turn.shortfall_value} value short"
+    """``3 tiles and 25 value short`` (the value may be negative: the optimum places less)."""
+    tiles, value = turn.shortfall_tiles, turn.shortfall_value
+    text = f"{tiles} tile{'s' if tiles != 1 else ''}"
+    if value >= 0:
+        return f"{text} and {value} value short"
+    return f"{text} short, for {-value} value less"
 
 
 def render_worst(turn: TurnReview, rank: int) -> list[str]:
@@ -116,7 +122,7 @@ def render_turn_line(turn: TurnReview) -> str:
     best = turn.optimum
     verdict = str(turn.verdict)
     if turn.shortfall_tiles or turn.shortfall_value:
-        verdict += f" ({turn.shortfall_tiles:+d} tiles, {turn.shortfall_value:+d} value short)"
+        verdict += f" ({_shortfall(turn)})"
     return (
         f"  r{task.round} t{task.turn:<3} seat {task.seat} {task.player:<12} {played}"
         f"   optimum {best.placed_count:>2} (value {best.placed_value:>3})   {verdict}"
@@ -129,19 +135,22 @@ def render_review(review: Review, top: int, turns: bool) -> str:
 
     reviewed = sum(p.turns for p in review.players)
     games = len(review.games)
+    legend = (
+        "accuracy: turns that placed as many tiles as the optimum, of the turns where a play was"
+        " possible (held turns count as not matched); short tiles/value: mean over the turns"
+        " played; held: drew although a play was possible (not a blunder; held short: mean"
+        f" tiles); inaccuracy: 1 tile short; mistake: {MISTAKE_TILES} or more."
+    )
     lines = [
         click.style(
-            f"Review of {games} game{'s' if games != 1 else ''}, {reviewed} turns, against the"
-            " optimum of each turn (most tiles placed, then most value: the max-tiles player)",
+            f"Review of {games} game{'s' if games != 1 else ''}, {reviewed} turns, each against"
+            " its optimum (most tiles, then most value)",
             bold=True,
         ),
         "",
         *render_players(review.players),
         "",
-        "accuracy: turns that placed as many tiles as the optimum, of the turns where a play was"
-        " possible (held turns count as not matched); short tiles/value: mean over the turns"
-        " played; held: drew although a play was possible (not a blunder; held short: mean"
-        f" tiles); inaccuracy: 1 tile short; mistake: {MISTAKE_TILES} or more.",
+        *textwrap.wrap(legend, 100),
     ]
     unproved = sum(p.unproved for p in review.players)
     if unproved:
@@ -149,8 +158,9 @@ def render_review(review: Review, top: int, turns: bool) -> str:
             f"note: {unproved} optimum(s) not proved within the time limit (raise --time-limit)"
         )
     worst = review.worst()
-    lines.append("")
-    if worst:
+    if top:
+        lines.append("")
+    if worst and top:
         shown = worst[:top]
         lines.append(
             click.style(f"Worst moves ({len(shown)} of {len(worst)} that fell short):", bold=True)
@@ -158,7 +168,8 @@ def render_review(review: Review, top: int, turns: bool) -> str:
         for rank, turn in enumerate(shown, 1):
             lines.append("")
             lines += render_worst(turn, rank)
-    else:
+    elif not worst:
+        lines.append("")
         lines.append(click.style("No move fell short of the optimum.", bold=True))
     if turns:
         for game in review.games:

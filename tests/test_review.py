@@ -163,7 +163,7 @@ def test_text_review_lists_the_worst_moves_first_with_better_moves_and_steps(
     for name in PLAYERS.split(","):
         assert re.search(rf"^{re.escape(name)}\s+2\s", out, re.M)
     heads = re.findall(
-        r"^(\d)\. game .* - (mistake|inaccuracy|missed a go-out), (\d+) tiles", out, re.M
+        r"^(\d)\. game .* - (mistake|inaccuracy|missed a go-out), (\d+) tiles?", out, re.M
     )
     assert [int(n) for n, _, _ in heads] == [1, 2, 3, 4]
     rank = {"missed a go-out": 0, "mistake": 1, "inaccuracy": 2}
@@ -237,3 +237,29 @@ def test_bad_input_is_one_line_exit_two(
         assert code == 2, (args, err)
         assert err.startswith("error: ") and message in err and err.count("\n") == 1, err
         assert out == ""
+
+
+def _turn(rack: str, placed: str, action: str = "play", table: str = "") -> str:
+    """The verdict of one hand-made turn, as the review computes it (library level)."""
+    from rummikub.arena.review import TurnTask, review_turn
+    from rummikub.models import parse_melds, parse_tiles
+
+    position = Position.of(parse_melds(table), parse_tiles(rack), False)
+    task = TurnTask(0, 1, 0, 0, "p", position, action, (), tuple(parse_tiles(placed)))
+    return str(review_turn(task).verdict)
+
+
+@pytest.mark.parametrize(
+    ("rack", "placed", "action", "verdict"),
+    [
+        ("r1 r2 r3 k9", "r1 r2 r3", "play", "best"),
+        ("r1 r2 r3 r4 r5 k9", "r1 r2 r3 r4", "play", "inaccuracy"),
+        ("r1 r2 r3 r4 r5 k9", "r1 r2 r3", "play", "mistake"),
+        ("r1 r2 r3 r4 r5", "r1 r2 r3", "play", "missed a go-out"),
+        ("r1 r2 r3 k9", "", "draw", "held"),
+        ("r1 r2 r3", "", "draw", "missed a go-out"),
+        ("r1 b5 k9", "", "draw", "best"),  # nothing could be placed: drawing is best
+    ],
+)
+def test_verdict_thresholds(rack: str, placed: str, action: str, verdict: str) -> None:
+    assert _turn(rack, placed, action) == verdict
