@@ -263,3 +263,18 @@ def _turn(rack: str, placed: str, action: str = "play", table: str = "") -> str:
 )
 def test_verdict_thresholds(rack: str, placed: str, action: str, verdict: str) -> None:
     assert _turn(rack, placed, action) == verdict
+
+
+def test_each_turn_position_solves_to_its_optimum_with_rummikub_solve(
+    reviewed: dict[str, Any],
+) -> None:
+    for turn, _ in _better_moves(reviewed, "human")[:3]:
+        result = CliRunner().invoke(
+            main, ["solve", "-", "--json"], input=json.dumps(turn["position"])
+        )
+        assert result.exit_code == 0, result.stderr
+        solved = json.loads(result.stdout)
+        assert (solved["placed_count"], solved["placed_value"]) == (
+            turn["optimum"]["placed_count"],
+            turn["optimum"]["placed_value"],
+        )
