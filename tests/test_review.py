@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rummikub.arena.players import STRATEGIES
 from rummikub.cli.arena import arena
@@ -278,3 +280,31 @@ def test_each_turn_position_solves_to_its_optimum_with_rummikub_solve(
             turn["optimum"]["placed_count"],
             turn["optimum"]["placed_value"],
         )
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_holding_is_reported_apart_and_every_better_move_is_legal(seed: int) -> None:
+    """hold-back plays only optimal moves and holds the rest: held turns, never a mistake."""
+    from rummikub.arena.game import play_game
+    from rummikub.arena.players import make_player
+    from rummikub.arena.record import GameRecorder
+    from rummikub.arena.review import RecordedGame, Verdict, review_games
+
+    recorder = GameRecorder()
+    names = ["hold-back", "human"]
+    play_game([make_player(n) for n in names], seed, names=names, recorder=recorder)
+    review = review_games([RecordedGame(0, tuple(recorder.events))], lambda seat, name: True)
+    for turn in review.turns():
+        assert turn.shortfall_tiles >= 0
+        assert turn.held == (turn.task.action != "play" and turn.optimum.placed_count > 0)
+        if turn.task.player == "hold-back":
+            assert turn.verdict in (Verdict.BEST, Verdict.HELD)
+            assert turn.task.action != "play" or turn.better is None
+        better = turn.better
+        if better is not None:
+            assert better.is_optimal
+            assert move_problems(turn.position, better.melds, better.placed) == []
+    holder = next(p for p in review.players if p.name == "hold-back")
+    assert holder.mistakes == holder.inaccuracies == holder.missed_go_outs == 0
+    assert holder.mean_shortfall_tiles in (0, None)
