@@ -197,14 +197,20 @@ RECORD is a JSON Lines file from `rummikub arena --record` (- reads stdin).
 --player takes a seat number (0 is the first seat) or a player name.
 \b
 Examples:
-  rummikub arena --players max-tiles,human --games 2 --record games.jsonl
+  rummikub arena --players optimal,human --games 2 --record games.jsonl
   rummikub review games.jsonl
   rummikub review games.jsonl --game 1 --player human --turns
   rummikub review games.jsonl --game 1 --player 1 --json
 """,
 )
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--game", "-g", type=int, default=None, help="Review only this game (its number).")
+@click.option(
+    "--game",
+    "-g",
+    type=int,
+    default=None,
+    help="Review only this game (numbered from 0, as in the record).",
+)
 @click.option("--player", "-p", default=None, help="Review only this seat number or player name.")
 @click.option(
     "--top",
