@@ -20,6 +20,8 @@ from rummikub.models.tile import Tile
 
 
 def _tiles(items: Sequence[str]) -> tuple[Tile, ...]:
+    if isinstance(items, str) or not all(isinstance(t, str) for t in items):
+        raise TypeError(f"tiles must be a list of strings, got {items!r}")
     return tuple(Tile.parse(t) for t in items)
 
 

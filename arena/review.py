@@ -402,12 +402,17 @@ def turn_count(games: Sequence[RecordedGame], chosen: Callable[[int, str], bool]
         1
         for g in games
         for e in g.events
-        if e.get("event") == "turn" and chosen(int(e.get("seat", -1)), _name(g.names, e))
+        if e.get("event") == "turn" and chosen(_seat(e), _name(g.names, e))
     )
 
 
+def _seat(event: Event) -> int:
+    seat = event.get("seat")
+    return seat if isinstance(seat, int) else -1  # a bad seat fails in the replay, with its line
+
+
 def _name(names: Sequence[str], event: Event) -> str:
-    seat = int(event.get("seat", -1))
+    seat = _seat(event)
     return names[seat] if 0 <= seat < len(names) else ""
 
 

@@ -308,3 +308,24 @@ def test_holding_is_reported_apart_and_every_better_move_is_legal(seed: int) -> 
     holder = next(p for p in review.players if p.name == "hold-back")
     assert holder.mistakes == holder.inaccuracies == holder.missed_go_outs == 0
     assert holder.mean_shortfall_tiles in (0, None)
+
+
+JUNK = [None, 0, -1, 10**30, "x", "r99", True, 1.5, [], {}, ["r1"], [["r1", "r2"]], [[0, "r1"]]]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_damaged_record_is_a_one_line_error_never_a_crash(
+    recorded: tuple[Path, dict[str, Any]], data: st.DataObject
+) -> None:
+    lines = [line for line in recorded[0].read_text().splitlines() if '"game":0' in line]
+    at = data.draw(st.integers(0, len(lines) - 1))
+    event = json.loads(lines[at])
+    event[data.draw(st.sampled_from(sorted(event)))] = data.draw(st.sampled_from(JUNK))
+    lines[at] = json.dumps(event)
+    result = CliRunner().invoke(
+        main, ["review", "-", "--player", "0", "--top", "0"], input="\n".join(lines)
+    )
+    assert result.exit_code in (0, 2), result.stderr
+    if result.exit_code == 2:
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
