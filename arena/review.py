@@ -38,10 +38,18 @@ from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
 from rummikub.arena.game import GameResult
 from rummikub.arena.protocol import Play, PlayerView
-from rummikub.arena.record import Event, melds_json, read_events, split_games, tiles_json
+from rummikub.arena.record import (
+    Event,
+    melds_json,
+    read_events,
+    rules_json,
+    split_games,
+    tiles_json,
+)
 from rummikub.arena.replay import replay_game
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position
+from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver import Limit, Move, Objective, Status, solve
 
@@ -304,7 +312,8 @@ class RecordedGame:
     @property
     def names(self) -> list[str]:
         """The players by seat, as the header names them."""
-        return [str(name) for name in self.events[0].get("players", [])]
+        players = self.events[0].get("players")
+        return [str(name) for name in players] if isinstance(players, list) else []
 
 
 @dataclass
@@ -313,7 +322,7 @@ class GameReview:
 
     number: int
     result: GameResult
-    rules: dict[str, Any]
+    rules: dict[str, Any]  # every rule option the game was played under
     turns: list[TurnReview] = field(default_factory=list)
 
     def to_json(self, steps: bool = True) -> dict[str, Any]:
@@ -464,7 +473,7 @@ def review_games(
     def tasks() -> Iterator[TurnTask]:
         for game in games:
             result, turns = game_tasks(game, chosen, time_limit)
-            rules = dict(game.events[0].get("rules", {}))
+            rules = rules_json(RuleSet(**game.events[0].get("rules", {})))  # replayed: valid
             reviews.append(GameReview(game.number, result, rules))
             pending.append(len(turns))
             yield from turns

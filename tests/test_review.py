@@ -204,13 +204,14 @@ def test_a_record_without_rules_is_reviewed_under_the_standard_rules(
     lines = recorded[0].read_text().splitlines()
     header = json.loads(lines[0])
     assert header["event"] == "game"
-    del header["rules"]
+    header_rules = header.pop("rules")
     stripped = tmp_path / "no-rules.jsonl"
     stripped.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     args = ("--game", "0", "--player", "human")
     with_rules = run_json(str(recorded[0]), *args)
     without = run_json(str(stripped), *args)
     assert [g["turns"] for g in without["games"]] == [g["turns"] for g in with_rules["games"]]
+    assert without["games"][0]["rules"] == with_rules["games"][0]["rules"] == header_rules
 
 
 def test_bad_input_is_one_line_exit_two(
