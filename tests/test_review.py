@@ -330,3 +330,28 @@ def test_a_damaged_record_is_a_one_line_error_never_a_crash(
     assert result.exit_code in (0, 2), result.stderr
     if result.exit_code == 2:
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+
+
+def test_the_rules_of_the_record_are_the_rules_of_the_review(tmp_path: Path) -> None:
+    """A game played to a 50-point opening is reviewed under that rule, read from the record."""
+    from rummikub.arena.game import GameConfig, play_game
+    from rummikub.arena.players import make_player
+    from rummikub.arena.record import GameRecorder, write_events
+
+    rules = RuleSet(initial_threshold=50)
+    recorder = GameRecorder()
+    names = [MAX_TILES, "human"]
+    play_game([make_player(n) for n in names], 2, GameConfig(rules), names=names, recorder=recorder)
+    path = tmp_path / "american.jsonl"
+    with path.open("w") as handle:
+        write_events(recorder.events, handle)
+    data = run_json(str(path))
+    assert data["games"][0]["rules"]["initial_threshold"] == 50
+    assert player(data, MAX_TILES)["accuracy"] == 1.0
+    openings = [t for t in turns_of(data, "human") if not t["opened"] and t["better"]]
+    for turn, position in _better_moves(data, "human"):
+        assert position.rules == rules
+        move = turn["better"]
+        melds = [Meld(tuple(Tile.parse(t) for t in m)) for m in move["table"]]
+        assert move_problems(position, melds, [Tile.parse(t) for t in move["placed"]]) == []
+    assert openings, "seed 2: human misses an opening the solver finds"
