@@ -32,11 +32,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
-from rummikub.arena.game import GameResult
 from rummikub.arena.protocol import Play, PlayerView
 from rummikub.arena.record import (
     Event,
@@ -57,6 +56,10 @@ MISTAKE_TILES = 2
 """A play this many tiles short of the optimum, or more, is a mistake (fewer: an inaccuracy)."""
 OBJECTIVE = Objective.TILES  # the max-tiles strategy's: most tiles, then most value
 DEFAULT_TIME_LIMIT = 10.0  # seconds per solve; a game position solves in milliseconds
+
+
+Chosen = Callable[[int, str], bool]
+"""Which turns to review: called with the seat and the player's name."""
 
 
 class ReviewError(ArenaError):
@@ -222,6 +225,7 @@ class PlayerReview:
 
     name: str
     games: int = 0
+    decided: int = 0  # games with a winner (a companion game may still be going on)
     wins: int = 0
     turns: int = 0
     could_play: int = 0  # turns where a play was possible
@@ -261,8 +265,8 @@ class PlayerReview:
 
     @property
     def win_rate(self) -> float | None:
-        """Share of the reviewed games this player won."""
-        return self.wins / self.games if self.games else None
+        """Share of the reviewed games with a winner that this player won."""
+        return self.wins / self.decided if self.decided else None
 
     @property
     def mean_shortfall_tiles(self) -> float | None:
@@ -284,6 +288,7 @@ class PlayerReview:
         return {
             "name": self.name,
             "games": self.games,
+            "decided": self.decided,
             "wins": self.wins,
             "win_rate": self.win_rate,
             "turns": self.turns,
@@ -302,9 +307,52 @@ class PlayerReview:
         }
 
 
+@dataclass
+class GameReview:
+    """The reviewed turns of one game, its players and its result."""
+
+    number: int
+    names: tuple[str, ...]  # by seat
+    winner: int | None  # seat; None while a (companion) game goes on
+    totals: tuple[int, ...]
+    rules: dict[str, Any]  # every rule option the game was played under
+    turns: list[TurnReview] = field(default_factory=list)
+    seen: tuple[int, ...] | None = None  # the seats whose turns are known; None: every seat
+
+    def to_json(self, steps: bool = True) -> dict[str, Any]:
+        """The game, its result and every reviewed turn."""
+        return {
+            "game": self.number,
+            "players": list(self.names),
+            "winner": self.names[self.winner] if self.winner is not None else None,
+            "totals": list(self.totals),
+            "rules": self.rules,
+            "turns": [t.to_json(steps) for t in self.turns],
+        }
+
+
+class GameSource(Protocol):
+    """A game to review: an arena record's game (:class:`RecordedGame`) or a companion game."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def names(self) -> list[str]: ...
+
+    def turn_count(self, chosen: Chosen) -> int:
+        """How many turns a review of the chosen players solves (for progress bars)."""
+        ...
+
+    def review_tasks(self, chosen: Chosen, time_limit: float) -> tuple[GameReview, list[TurnTask]]:
+        """The game (its turns not reviewed yet) and the chosen players' turns to solve."""
+        ...
+
+
 @dataclass(frozen=True)
 class RecordedGame:
-    """One game of a record: its number (the record's ``game``, else its place) and events."""
+    """One game of an arena record: its number (the record's ``game``, else its place) and
+    its events."""
 
     number: int
     events: tuple[Event, ...]
@@ -315,26 +363,42 @@ class RecordedGame:
         players = self.events[0].get("players")
         return [str(name) for name in players] if isinstance(players, list) else []
 
+    def turn_count(self, chosen: Chosen) -> int:
+        """How many turns a review of the chosen players solves."""
+        names = self.names
+        return sum(
+            1 for e in self.events if e.get("event") == "turn" and chosen(_seat(e), _name(names, e))
+        )
 
-@dataclass
-class GameReview:
-    """The reviewed turns of one game and its result."""
+    def review_tasks(self, chosen: Chosen, time_limit: float) -> tuple[GameReview, list[TurnTask]]:
+        """Replay the game (every move re-checked) and collect the chosen players' turns."""
+        names = self.names
+        tasks: list[TurnTask] = []
 
-    number: int
-    result: GameResult
-    rules: dict[str, Any]  # every rule option the game was played under
-    turns: list[TurnReview] = field(default_factory=list)
+        def watch(view: PlayerView, play: Play) -> None:
+            name = names[view.seat]
+            if not chosen(view.seat, name):
+                return
+            action = "play" if not play.is_draw else "draw" if view.pool_size else "pass"
+            tasks.append(
+                TurnTask(
+                    self.number,
+                    view.round,
+                    view.turn,
+                    view.seat,
+                    name,
+                    view.position(),
+                    action,
+                    play.melds if not play.is_draw else (),
+                    play.placed,
+                    time_limit,
+                )
+            )
 
-    def to_json(self, steps: bool = True) -> dict[str, Any]:
-        """The game, its result and every reviewed turn."""
-        return {
-            "game": self.number,
-            "players": list(self.result.names),
-            "winner": self.result.names[self.result.winner],
-            "totals": list(self.result.totals),
-            "rules": self.rules,
-            "turns": [t.to_json(steps) for t in self.turns],
-        }
+        result = replay_game(self.events, watch)
+        rules = rules_json(RuleSet(**self.events[0].get("rules", {})))  # replayed: valid
+        game = GameReview(self.number, result.names, result.winner, result.totals, rules)
+        return game, tasks
 
 
 @dataclass
@@ -367,18 +431,24 @@ class Review:
         }
 
 
-def record_games(lines: Iterable[str]) -> list[RecordedGame]:
-    """The games of a JSON Lines record, numbered as the record numbers them."""
-    games = split_games(read_events(lines))
+def record_games(lines: Iterable[str]) -> list[GameSource]:
+    """The games of a JSON Lines arena record, numbered as the record numbers them, or the
+    one game of a companion game file (``rummikub game``)."""
+    events = list(read_events(lines))
+    if events and events[0].get("event") == "new":
+        from rummikub.arena.review_companion import companion_game
+
+        return [companion_game(events)]
+    games = split_games(events)
     if not games:
         raise ReviewError("the record holds no game")
     return [
-        RecordedGame(int(events[0].get("game", place)), tuple(events))
-        for place, events in enumerate(games)
+        RecordedGame(int(game[0].get("game", place)), tuple(game))
+        for place, game in enumerate(games)
     ]
 
 
-def select_games(games: Sequence[RecordedGame], number: int | None) -> list[RecordedGame]:
+def select_games(games: Sequence[GameSource], number: int | None) -> list[GameSource]:
     """All games, or the one numbered ``number``."""
     if number is None:
         return list(games)
@@ -389,7 +459,7 @@ def select_games(games: Sequence[RecordedGame], number: int | None) -> list[Reco
     return chosen
 
 
-def parse_player(spec: str | None, games: Sequence[RecordedGame]) -> Callable[[int, str], bool]:
+def parse_player(spec: str | None, games: Sequence[GameSource]) -> Chosen:
     """Which turns to review: a seat number, a player name, or everyone (``None``)."""
     if spec is None:
         return lambda seat, name: True
@@ -405,14 +475,9 @@ def parse_player(spec: str | None, games: Sequence[RecordedGame]) -> Callable[[i
     return lambda seat, name: name == spec
 
 
-def turn_count(games: Sequence[RecordedGame], chosen: Callable[[int, str], bool]) -> int:
+def turn_count(games: Sequence[GameSource], chosen: Chosen) -> int:
     """How many turns a review of these games and players solves (for progress bars)."""
-    return sum(
-        1
-        for g in games
-        for e in g.events
-        if e.get("event") == "turn" and chosen(_seat(e), _name(g.names, e))
-    )
+    return sum(game.turn_count(chosen) for game in games)
 
 
 def _seat(event: Event) -> int:
@@ -425,40 +490,9 @@ def _name(names: Sequence[str], event: Event) -> str:
     return names[seat] if 0 <= seat < len(names) else ""
 
 
-def game_tasks(
-    game: RecordedGame, chosen: Callable[[int, str], bool], time_limit: float
-) -> tuple[GameResult, list[TurnTask]]:
-    """Replay a game (every move re-checked) and collect the chosen players' turns."""
-    names = game.names
-    tasks: list[TurnTask] = []
-
-    def watch(view: PlayerView, play: Play) -> None:
-        name = names[view.seat]
-        if not chosen(view.seat, name):
-            return
-        action = "play" if not play.is_draw else "draw" if view.pool_size else "pass"
-        tasks.append(
-            TurnTask(
-                game.number,
-                view.round,
-                view.turn,
-                view.seat,
-                name,
-                view.position(),
-                action,
-                play.melds if not play.is_draw else (),
-                play.placed,
-                time_limit,
-            )
-        )
-
-    result = replay_game(game.events, watch)
-    return result, tasks
-
-
 def review_games(
-    games: Sequence[RecordedGame],
-    chosen: Callable[[int, str], bool],
+    games: Sequence[GameSource],
+    chosen: Chosen,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     executor: str = "serial",
@@ -472,9 +506,8 @@ def review_games(
 
     def tasks() -> Iterator[TurnTask]:
         for game in games:
-            result, turns = game_tasks(game, chosen, time_limit)
-            rules = rules_json(RuleSet(**game.events[0].get("rules", {})))  # replayed: valid
-            reviews.append(GameReview(game.number, result, rules))
+            review, turns = game.review_tasks(chosen, time_limit)
+            reviews.append(review)
             pending.append(len(turns))
             yield from turns
 
@@ -491,19 +524,17 @@ def review_games(
     return Review(reviews, summarise(reviews, chosen))
 
 
-def summarise(
-    games: Sequence[GameReview], chosen: Callable[[int, str], bool]
-) -> list[PlayerReview]:
+def summarise(games: Sequence[GameReview], chosen: Chosen) -> list[PlayerReview]:
     """Per player name: games, wins and the reviewed turns summed up, in order of appearance."""
     players: dict[str, PlayerReview] = {}
     for game in games:
-        names = game.result.names
-        for seat, name in enumerate(names):
-            if not chosen(seat, name):
+        for seat, name in enumerate(game.names):
+            if not chosen(seat, name) or (game.seen is not None and seat not in game.seen):
                 continue
             player = players.setdefault(name, PlayerReview(name))
             player.games += 1
-            player.wins += game.result.winner == seat
+            player.decided += game.winner is not None
+            player.wins += game.winner == seat
         for turn in game.turns:
             players[turn.task.player].add(turn)
     return list(players.values())

@@ -100,13 +100,14 @@ def _shortfall(turn: TurnReview) -> str:
 def render_worst(turn: TurnReview, rank: int) -> list[str]:
     """One turn that fell short: where, the rack, what was played, the better move and steps."""
     from rummikub.cli.render import render_move, tiles_text
+    from rummikub.models.tile import sorted_tiles
 
     better = turn.better
     assert better is not None
     head = click.style(f"{rank}. {_where(turn)} - {turn.verdict}", bold=True)
     lines = [f"{head}, {_shortfall(turn)}"]
     opened = "opened" if not turn.position.initial else "not opened yet"
-    lines.append(f"   Rack ({opened}): {tiles_text(turn.position.rack)}")
+    lines.append(f"   Rack ({opened}): {tiles_text(sorted_tiles(turn.position.rack))}")
     lines.append(f"   Played: {_played(turn)}")
     lines += ["   " + line for line in render_move(better).splitlines()]
     return lines
@@ -174,9 +175,9 @@ def render_review(review: Review, top: int, turns: bool) -> str:
     if turns:
         for game in review.games:
             lines.append("")
-            names = ", ".join(game.result.names)
-            winner = game.result.names[game.result.winner]
-            lines.append(click.style(f"Game {game.number} ({names}; {winner} won):", bold=True))
+            names = ", ".join(game.names)
+            result = f"{game.names[game.winner]} won" if game.winner is not None else "going on"
+            lines.append(click.style(f"Game {game.number} ({names}; {result}):", bold=True))
             lines += [render_turn_line(t) for t in game.turns]
     return "\n".join(lines)
 

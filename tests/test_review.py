@@ -355,3 +355,29 @@ def test_the_rules_of_the_record_are_the_rules_of_the_review(tmp_path: Path) -> 
         melds = [Meld(tuple(Tile.parse(t) for t in m)) for m in move["table"]]
         assert move_problems(position, melds, [Tile.parse(t) for t in move["placed"]]) == []
     assert openings, "seed 2: human misses an opening the solver finds"
+
+
+def test_a_companion_game_reviews_your_turns(tmp_path: Path) -> None:
+    """A game followed with ``rummikub game``: your draw while you could open is held, your
+    smaller opening a mistake, and the better opening legal and proved."""
+    folder = str(tmp_path / "games")
+    rack = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
+    for args in (
+        ["new", "friday", "--players", "2", "--rack", rack, "--first", "0"],
+        ["friday", "draw", "r5"],
+        ["friday", "table", "r10 r11 r12 | k7 b7 o7"],
+        ["friday", "play", "r10 r11 r12 | k7 b7 o7 | k9 b9 o9 | r3 r4 r5"],
+    ):
+        result = CliRunner().invoke(main, ["game", "--dir", folder, *args])
+        assert result.exit_code == 0, result.stderr
+    data = run_json(str(tmp_path / "games" / "friday.jsonl"))
+    assert [p["name"] for p in data["players"]] == ["you"]  # only your turns are known
+    turns = data["games"][0]["turns"]
+    assert [(t["action"], t["verdict"]) for t in turns] == [("draw", "held"), ("play", "mistake")]
+    assert turns[1]["placed_count"] == 6 and turns[1]["optimum"]["placed_count"] == 9
+    assert data["games"][0]["winner"] is None and data["players"][0]["win_rate"] is None
+    for turn, position in _better_moves(data, "you"):
+        move = turn["better"]
+        melds = [Meld(tuple(Tile.parse(t) for t in m)) for m in move["table"]]
+        assert move_problems(position, melds, [Tile.parse(t) for t in move["placed"]]) == []
+        assert move["status"] == "optimal" and position.initial
