@@ -194,7 +194,8 @@ held (drew although a play was possible: reported apart, not a blunder).
 Per player (per strategy in a tournament record): accuracy, mean
 shortfall, held turns and missed go-outs, next to the win rate.
 \b
-RECORD is a JSON Lines file from `rummikub arena --record` (- reads stdin).
+RECORD is a JSON Lines file from `rummikub arena --record`, or a game file
+of `rummikub game` (your turns are reviewed); - reads stdin.
 --player takes a seat number (0 is the first seat) or a player name.
 \b
 Examples:
