@@ -146,6 +146,9 @@ def split_games(events: Iterable[Event]) -> list[list[Event]]:
     games: dict[object, list[Event]] = {}
     current: object = None
     for event in events:
+        number = event.get("game")
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+            raise RecordError(f"record: game number {number!r} is not a whole number")
         key = event.get("game", current if event["event"] != "game" else object())
         if event["event"] == "game":
             current = key

@@ -567,6 +567,7 @@ def _register_arena() -> None:
 _register_arena()
 main.add_command(importlib.import_module("rummikub.cli.advise").advise)
 main.add_command(importlib.import_module("rummikub.cli.game").game)
+main.add_command(importlib.import_module("rummikub.cli.review").review)
 
 
 if __name__ == "__main__":  # pragma: no cover
