@@ -20,7 +20,9 @@ from rummikub.models.position import Position
 if TYPE_CHECKING:
     from rummikub.solver import Move
 
-DEFAULT_TIME_LIMIT = 5.0  # seconds per solve; a typical game position solves in 5..30 ms
+# Seconds per solve in a game: a game makes hundreds of solves (a typical position takes
+# 5..30 ms), so its cap is lower than one solve's (`rummikub.solver.DEFAULT_TIME_LIMIT`).
+TURN_TIME_LIMIT = 5.0
 
 
 class NeverPlay:
@@ -42,7 +44,7 @@ class SolverPlayer:
         self,
         objective: str = "tiles",
         keep_jokers: bool = False,
-        time_limit: float = DEFAULT_TIME_LIMIT,
+        time_limit: float = TURN_TIME_LIMIT,
     ) -> None:
         from rummikub.solver import Limit
 
@@ -86,7 +88,7 @@ class HoldBack(SolverPlayer):
     ``pool_low`` tiles."""
 
     def __init__(
-        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = DEFAULT_TIME_LIMIT
+        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = TURN_TIME_LIMIT
     ) -> None:
         super().__init__(time_limit=time_limit)
         self.hold_at = hold_at
@@ -183,7 +185,7 @@ def strategy_names() -> list[str]:
     return list(STRATEGIES)
 
 
-def make_player(spec: str, time_limit: float = DEFAULT_TIME_LIMIT) -> Player:
+def make_player(spec: str, time_limit: float = TURN_TIME_LIMIT) -> Player:
     """A fresh player for a spec: a built-in name, or ``module:callable``.
 
     ``module:callable`` names either a player (a callable taking a :class:`PlayerView`)

@@ -22,7 +22,7 @@ from typing import Any
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
 from rummikub.arena.game import GameConfig, play_game
-from rummikub.arena.players import DEFAULT_TIME_LIMIT, make_player
+from rummikub.arena.players import TURN_TIME_LIMIT, make_player
 from rummikub.arena.record import Event, GameRecorder
 from rummikub.arena.stats import EloEstimate, Sprt, wilson
 
@@ -125,7 +125,7 @@ class TournamentConfig:
     seed: int = 0
     seats: int | None = None  # players per game; default: all entrants, at most 4
     game: GameConfig = field(default_factory=GameConfig)
-    time_limit: float = DEFAULT_TIME_LIMIT
+    time_limit: float = TURN_TIME_LIMIT
     sprt: Sprt | None = None  # between the first two entrants
     record: bool = False
 

@@ -240,9 +240,12 @@ def _solver_options(func: F) -> F:
         type=click.Choice(["cpsat", "cbc", "highs"]),
         default="cpsat",
         show_default=True,
-        help="Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP (pip install 'rummikub[mip]').",
+        help=(
+            "Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP "
+            "(HiGHS needs pip install 'rummikub[mip]')."
+        ),
     )(func)
-    return click.option(  # type: ignore[no-any-return]
+    return click.option(
         "--time-limit",
         type=click.FloatRange(min=0.001, max=86400),
         default=10.0,
@@ -515,13 +518,13 @@ def check(
         click.echo(render_check(pos))
 
 
-def _yes_no(value: int | bool) -> str:
+def _yes_no(value: int | bool | str) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
 
 
-def _options_text(options: dict[str, int | bool]) -> str:
+def _options_text(options: dict[str, int | bool | str]) -> str:
     return ", ".join(f"{name} {_yes_no(value)}" for name, value in options.items())
 
 

@@ -39,6 +39,29 @@ class Position:
         position.validate()
         return position
 
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet = STANDARD) -> Position:
+        """A validated position from the text format, or from JSON text when it starts with ``{``.
+
+        The text format: ``table: r1 r2 r3 | b5-7`` (or one meld per line after ``table:``),
+        ``rack: k4 o9 j``, optional ``initial: yes``; ``#`` starts a comment. Raises a
+        :class:`~rummikub.models.errors.RummikubError` naming what is wrong.
+        """
+        from rummikub.models.position_format import position_from_any  # it builds Positions
+
+        return position_from_any(text, rules)
+
+    @classmethod
+    def from_json(cls, obj: object, rules: RuleSet = STANDARD) -> Position:
+        """A validated position from a JSON object ``{"table": [...], "rack": [...], ...}``.
+
+        The inverse of :meth:`to_json`; a meld may also be one string (``"r3-7"``), the rack
+        one string.
+        """
+        from rummikub.models.position_format import position_from_json  # it builds Positions
+
+        return position_from_json(obj, rules)
+
     def table_tiles(self) -> list[Tile]:
         """Every tile on the table, meld by meld."""
         return [t for meld in self.table for t in meld.tiles]

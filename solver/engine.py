@@ -14,7 +14,7 @@ from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation
-from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, RawSolution, Status
+from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, formulate_turn
@@ -86,7 +86,6 @@ def solve(
     *,
     keep_jokers: bool = False,
     limit: Limit | None = None,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     backend: str = "cpsat",
     joker_rule: JokerRule | str | None = None,
 ) -> Move:
@@ -94,7 +93,8 @@ def solve(
 
     ``objective`` and ``keep_jokers`` choose what "best" means (see
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
-    optimal or only the best found within the limit. ``backend`` is ``cpsat`` (OR-Tools,
+    optimal or only the best found within the limit (by default :class:`Limit`'s
+    :data:`~rummikub.solver.limits.DEFAULT_TIME_LIMIT` seconds). ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
     ``joker_rule`` says how table jokers may be used (:class:`JokerRule`); by default the
     position's rules say (``RuleSet.joker_rule``).
@@ -102,7 +102,7 @@ def solve(
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
-    limit = limit or Limit(seconds=time_limit)
+    limit = limit or Limit()
     position.validate()
     model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule, position))
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)

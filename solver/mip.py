@@ -1,14 +1,17 @@
 """PuLP backend: the same :class:`Formulation` solved by CBC (bundled with PuLP) or HiGHS.
 
-Import this module lazily; it needs the optional package ``pulp`` (and ``highspy`` for HiGHS).
+Import this module lazily (only the runs that use it pay for importing PuLP); HiGHS needs the
+optional package ``highspy`` (``pip install 'rummikub[mip]'``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 import time
+import types
 from collections.abc import Iterator
 
 from rummikub.models.errors import SolverError
@@ -33,14 +36,11 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def _import_pulp():  # type: ignore[no-untyped-def]
+def _import_pulp() -> types.ModuleType:
     try:
-        import pulp
-    except ImportError:
-        raise SolverError(
-            "backend needs the package 'pulp': pip install pulp (or pip install 'rummikub[mip]')"
-        ) from None
-    return pulp
+        return importlib.import_module("pulp")
+    except ImportError:  # a dependency of rummikub, so only in a broken install
+        raise SolverError("backend needs the package 'pulp': pip install pulp") from None
 
 
 def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolution:

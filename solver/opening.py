@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
 
+from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.formulation import Constraint, Formulation, formulate
+from rummikub.solver.objectives import Objective
 
 
 def continues_onto_table(position: Position) -> bool:
@@ -95,10 +96,16 @@ def add_opening_witness(model: Formulation, position: Position) -> None:
     )
 
 
-def formulate_turn(position: Position, *args: Any, **kwargs: Any) -> Formulation:
+def formulate_turn(
+    position: Position,
+    objective: Objective = Objective.TILES,
+    keep_jokers: bool = False,
+    joker_rule: JokerRule | str | None = None,
+    distinct: bool = False,
+) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
-    model = formulate(as_played(position), *args, **kwargs)
+    model = formulate(as_played(position), objective, keep_jokers, joker_rule, distinct)
     if continues_onto_table(position):
         add_opening_witness(model, position)
     return model

@@ -45,7 +45,8 @@ from rummikub.models.presets import (
 )
 from rummikub.models.rules import RULE_OPTIONS
 from rummikub.models.validation import move_problems, opening_value
-from rummikub.solver import Move, catalogue, solve
+from rummikub.solver import Move, solve
+from rummikub.solver.catalogue import catalogue
 from rummikub.solver.extensions import survivals
 
 WRAP = RuleSet(wrap=True)
