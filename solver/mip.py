@@ -7,7 +7,6 @@ optional package ``highspy`` (``pip install 'rummikub[mip]'``).
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import sys
 import time
@@ -38,9 +37,11 @@ def quiet_stdout() -> Iterator[None]:
 
 def _import_pulp() -> types.ModuleType:
     try:
-        return importlib.import_module("pulp")
+        import pulp
     except ImportError:  # a dependency of rummikub, so only in a broken install
         raise SolverError("backend needs the package 'pulp': pip install pulp") from None
+    module: types.ModuleType = pulp  # untyped package: the annotation stops Any spreading
+    return module
 
 
 def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolution:
