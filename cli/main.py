@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rummikub.cli.errors import InputError
+from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 
 if TYPE_CHECKING:
@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 
 MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str) -> NoReturn:
-    """Stop with a one-line error and exit status 2 (see :mod:`rummikub.cli.errors`)."""
-    raise InputError(" ".join(message.split()))
 
 
 def _decode(data: bytes, what: str = "input") -> str:

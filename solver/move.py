@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.notation import tiles_json
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.limits import Status
@@ -109,7 +110,7 @@ class Move:
 
         walkthrough, sources = explained(self) if steps else ([], provenance(self))
         jokers = [
-            {"meld": i, "position": slot, "stands_for": [str(t) for t in tiles]}
+            {"meld": i, "position": slot, "stands_for": tiles_json(tiles)}
             for i, new in enumerate(self.table)
             for slot, tiles in new.joker_options(self.position)
         ]
@@ -119,10 +120,10 @@ class Move:
             "keep_jokers": self.keep_jokers,
             "initial": self.position.initial,
             "draw": self.is_draw,
-            "placed": [str(t) for t in sorted_tiles(self.placed)],
+            "placed": tiles_json(sorted_tiles(self.placed)),
             "placed_count": self.placed_count,
             "placed_value": self.placed_value,
-            "table": [[str(t) for t in m.meld.tiles] for m in self.table],
+            "table": [tiles_json(m.meld.tiles) for m in self.table],
             "melds": [
                 {
                     "tiles": m.meld.tokens(),
@@ -134,9 +135,9 @@ class Move:
                 for m, row in zip(self.table, sources, strict=True)
             ],
             "jokers": jokers,
-            "rack": [str(t) for t in self.rack_left],
+            "rack": tiles_json(self.rack_left),
             "moved": len(self.moved),
-            "moved_tiles": [str(t) for t in sorted_tiles(self.moved)],
+            "moved_tiles": tiles_json(sorted_tiles(self.moved)),
             "scores": dict(self.scores),
         }
         if steps:

@@ -10,6 +10,7 @@ each action; wrong step sequences must be rejected.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import random
 from collections import Counter
@@ -41,7 +42,6 @@ from rummikub.models.steps import (
     replay,
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
-from rummikub.solver import explain as explain_module
 from rummikub.solver.explain import RACK, explain, provenance
 from rummikub.solver.objectives import Objective
 
@@ -309,6 +309,8 @@ def test_groups_turned_into_runs_are_one_rearrangement() -> None:
 
 
 def test_many_illegal_pieces_become_one_rearrangement(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The module, not rummikub.solver.explain (the package exports the function by that name).
+    explain_module = importlib.import_module("rummikub.solver.explain")
     monkeypatch.setattr(explain_module, "_MAX_AWKWARD", 0)
     steps = steps_for("table: r3-7\nrack: r5")
     assert steps == [Rearrange((m("r3-7"),), t("r5"), (), (m("r3 r4 r5"), m("r5 r6 r7")))]
