@@ -131,13 +131,12 @@ class Strategy:
     name: str
     summary: str
     make: Callable[[float], Player]  # takes the solver time limit per move
-    uses_solver: bool = True
 
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("never-play", "always draws (the floor)", lambda t: NeverPlay(), False),
+        Strategy("never-play", "always draws (the floor)", lambda t: NeverPlay()),
         Strategy(
             "sets-only",
             "best sets from the rack alone (solver), never touches table melds",
@@ -173,7 +172,6 @@ STRATEGIES: dict[str, Strategy] = {
             "human",
             "no solver: plays obvious sets from the rack, then extends runs and groups",
             lambda t: Heuristic(),
-            False,
         ),
     )
 }
@@ -213,10 +211,3 @@ def make_player(spec: str, time_limit: float = TURN_TIME_LIMIT) -> Player:
     if not callable(target):
         raise ArenaError(f"player {spec!r}: {attribute!r} is not callable")
     return target
-
-
-def uses_solver(spec: str) -> bool:
-    """Whether a spec is a built-in strategy that calls the solver (custom players: unknown,
-    counted as no)."""
-    strategy = STRATEGIES.get(ALIASES.get(spec, spec))
-    return strategy is not None and strategy.uses_solver

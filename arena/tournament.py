@@ -185,7 +185,6 @@ class EntrantStats:
     scores: list[int] = field(default_factory=list)
     round_scores: list[int] = field(default_factory=list)
     rack_left: int = 0
-    first_moves: int = 0
     seconds: float = 0.0
     solves: int = 0
     turns: int = 0  # length of the games it played
@@ -272,7 +271,6 @@ class TournamentResult:
             stats.scores.append(game.scores[seat])
             stats.round_scores.extend(r[seat] for r in game.round_scores)
             stats.rack_left += game.rack_left[seat]
-            stats.first_moves += seat == game.first
             stats.seconds += game.seconds[seat]
             stats.solves += game.solves[seat]
             stats.turns += game.turns
