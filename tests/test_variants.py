@@ -428,6 +428,7 @@ ORACLE_RULES: dict[str, RuleSet] = {
 ORACLE_CASES = [(seed, name) for seed in range(36) for name in ORACLE_RULES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "name"), ORACLE_CASES, ids=[f"{n}-{s}" for s, n in ORACLE_CASES])
 def test_solver_matches_oracle_under_variants(seed: int, name: str) -> None:
     rng = random.Random(seed)
