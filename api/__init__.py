@@ -94,16 +94,18 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    """Import a public name (or a subpackage) the first time it is used."""
-    if name in _HOMES:
-        value: object = getattr(importlib.import_module(_HOMES[name]), name)
-    elif name in _SUBPACKAGES:
-        value = importlib.import_module(f"{__name__}.{name}")
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
+
+    def __getattr__(name: str) -> object:
+        """Import a public name (or a subpackage) the first time it is used."""
+        if name in _HOMES:
+            value = getattr(importlib.import_module(_HOMES[name]), name)
+        elif name in _SUBPACKAGES:
+            value = importlib.import_module(f"{__name__}.{name}")
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:

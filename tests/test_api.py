@@ -109,7 +109,7 @@ def test_one_default_per_time_limit_and_the_cli_shows_it() -> None:
     from rummikub.solver import DEFAULT_TIME_LIMIT
 
     assert rummikub.Limit().seconds == DEFAULT_TIME_LIMIT
-    solve_command = main.commands["solve"]  # type: ignore[attr-defined]
+    solve_command = main.commands["solve"]
     defaults = {p.name: p.default for p in solve_command.params}
     assert defaults["time_limit"] == DEFAULT_TIME_LIMIT
     assert {p.name: p.default for p in arena.params}["time_limit"] == TURN_TIME_LIMIT
