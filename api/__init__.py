@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rummikub.models import (
         IllegalMeldError,
         IllegalPositionError,
+        JokerRule,
         Meld,
         NotationError,
         Position,
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "IllegalMeldError": "rummikub.models",
     "IllegalPositionError": "rummikub.models",
+    "JokerRule": "rummikub.models",
     "Meld": "rummikub.models",
     "NotationError": "rummikub.models",
     "Position": "rummikub.models",
@@ -74,6 +76,7 @@ __all__ = [
     "Analysis",
     "IllegalMeldError",
     "IllegalPositionError",
+    "JokerRule",
     "Limit",
     "Meld",
     "Move",
