@@ -1,28 +1,32 @@
 """The built-in strategies, the registry that names them, and loading ``module:callable``.
 
-Every built-in is deterministic: the solver runs single-threaded with a fixed seed, and
-the heuristics have no randomness, so a seeded game replays move for move.
+Every built-in is deterministic: the solver runs single-threaded with a fixed seed under a
+deterministic work limit, and the heuristics have no randomness, so a seeded game replays
+move for move on any machine.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
+from rummikub.arena.planner import Planner
 from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
 from rummikub.models.position import Position
 
 if TYPE_CHECKING:
     from rummikub.solver import Move
 
-# Seconds per solve in a game: a game makes hundreds of solves (a typical position takes
-# 5..30 ms), so its cap is lower than one solve's (`rummikub.solver.DEFAULT_TIME_LIMIT`).
-TURN_TIME_LIMIT = 5.0
+# Deterministic work per solve (CP-SAT deterministic seconds), not wall-clock time, so a
+# game replays move for move on any machine; a typical game position needs 0.001..0.05.
+# Not the solver's DEFAULT_TIME_LIMIT (wall-clock seconds of one solve): another quantity.
+TURN_WORK_LIMIT = 5.0
 
 
 class NeverPlay:
@@ -37,20 +41,21 @@ class SolverPlayer:
 
     Before opening it solves the rack alone (the opening meld may not touch the table),
     which is the same move as solving the whole position with ``initial`` and faster.
-    ``solves`` counts the solver calls.
+    ``time_limit`` is deterministic work per solve (see :class:`~rummikub.solver.Limit`),
+    never the clock. ``solves`` counts the solver calls.
     """
 
     def __init__(
         self,
         objective: str = "tiles",
         keep_jokers: bool = False,
-        time_limit: float = TURN_TIME_LIMIT,
+        time_limit: float = TURN_WORK_LIMIT,
     ) -> None:
         from rummikub.solver import Limit
 
         self.objective = objective
         self.keep_jokers = keep_jokers
-        self.limit = Limit(seconds=time_limit, workers=1)
+        self.limit = Limit(seconds=math.inf, workers=1, deterministic=time_limit)
         self.solves = 0
 
     def solve(self, position: Position) -> Move:
@@ -88,7 +93,7 @@ class HoldBack(SolverPlayer):
     ``pool_low`` tiles."""
 
     def __init__(
-        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = TURN_TIME_LIMIT
+        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = TURN_WORK_LIMIT
     ) -> None:
         super().__init__(time_limit=time_limit)
         self.hold_at = hold_at
@@ -143,13 +148,13 @@ STRATEGIES: dict[str, Strategy] = {
             lambda t: RackOnly(time_limit=t),
         ),
         Strategy(
-            "optimal",
+            "max-tiles",
             "greedy: the solver's move placing the most tiles, every turn",
             lambda t: SolverPlayer("tiles", time_limit=t),
         ),
         Strategy(
             "greedy",
-            "same strategy as optimal, under a second name (a control entrant)",
+            "same strategy as max-tiles, under a second name (a control entrant)",
             lambda t: SolverPlayer("tiles", time_limit=t),
         ),
         Strategy(
@@ -159,13 +164,19 @@ STRATEGIES: dict[str, Strategy] = {
         ),
         Strategy(
             "hold-back",
-            "optimal moves, but after opening holds its tiles while it has >= 8 unless the "
+            "max-tiles moves, but after opening holds its tiles while it has >= 8 unless the "
             "move empties the rack or the pool is <= 10",
             lambda t: HoldBack(time_limit=t),
         ),
         Strategy(
+            "planner",
+            "opens small, then holds every tile until it can go out or the pool is empty "
+            "(never the first to feed the table; see arena/planner.py)",
+            lambda t: Planner(work_limit=t),
+        ),
+        Strategy(
             "keep-jokers",
-            "optimal, but plays a joker only when it lets more real tiles go down",
+            "max-tiles, but plays a joker only when it lets more real tiles go down",
             lambda t: SolverPlayer("tiles", keep_jokers=True, time_limit=t),
         ),
         Strategy(
@@ -175,7 +186,12 @@ STRATEGIES: dict[str, Strategy] = {
         ),
     )
 }
-ALIASES = {"never": "never-play", "heuristic": "human", "rack-only": "sets-only"}
+ALIASES = {
+    "never": "never-play",
+    "heuristic": "human",
+    "rack-only": "sets-only",
+    "optimal": "max-tiles",  # its name until the planner showed that most tiles is not best
+}
 
 
 def strategy_names() -> list[str]:
@@ -183,7 +199,7 @@ def strategy_names() -> list[str]:
     return list(STRATEGIES)
 
 
-def make_player(spec: str, time_limit: float = TURN_TIME_LIMIT) -> Player:
+def make_player(spec: str, time_limit: float = TURN_WORK_LIMIT) -> Player:
     """A fresh player for a spec: a built-in name, or ``module:callable``.
 
     ``module:callable`` names either a player (a callable taking a :class:`PlayerView`)

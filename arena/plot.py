@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from rummikub.arena.errors import ArenaError
-from rummikub.arena.stats import wilson
 from rummikub.arena.tournament import TournamentResult
 
 
@@ -32,7 +31,7 @@ def plot_result(result: TournamentResult, path: str) -> None:
     entrants = result.entrants
     names = [e.name for e in entrants]
     rates = [e.wins / e.games if e.games else 0.0 for e in entrants]
-    intervals = [wilson(e.wins, e.games) for e in entrants]
+    intervals = [e.win_interval() for e in entrants]
     below = [max(0.0, r - lo) for r, (lo, _) in zip(rates, intervals, strict=True)]
     above = [max(0.0, hi - r) for r, (_, hi) in zip(rates, intervals, strict=True)]
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), constrained_layout=True)

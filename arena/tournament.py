@@ -22,9 +22,9 @@ from typing import Any
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
 from rummikub.arena.game import GameConfig, play_game
-from rummikub.arena.players import TURN_TIME_LIMIT, make_player
+from rummikub.arena.players import TURN_WORK_LIMIT, make_player
 from rummikub.arena.record import Event, GameRecorder
-from rummikub.arena.stats import EloEstimate, Sprt, wilson
+from rummikub.arena.stats import DealSample, EloEstimate, Sprt
 
 
 def entrant_labels(specs: Sequence[str]) -> list[str]:
@@ -125,7 +125,7 @@ class TournamentConfig:
     seed: int = 0
     seats: int | None = None  # players per game; default: all entrants, at most 4
     game: GameConfig = field(default_factory=GameConfig)
-    time_limit: float = TURN_TIME_LIMIT
+    time_limit: float = TURN_WORK_LIMIT
     sprt: Sprt | None = None  # between the first two entrants
     record: bool = False
 
@@ -175,9 +175,16 @@ class TournamentConfig:
             )
 
 
+def _add_to_deal(by_deal: dict[int, list[float]], deal: int, *values: float) -> None:
+    """Add ``values`` to deal ``deal``'s running totals (a new deal starts at zeros)."""
+    row = by_deal.setdefault(deal, [0.0] * len(values))
+    for i, value in enumerate(values):
+        row[i] += value
+
+
 @dataclass
 class EntrantStats:
-    """Running totals of one entrant."""
+    """Running totals of one entrant; ``by_deal`` holds (wins, score, games) per deal."""
 
     name: str
     games: int = 0
@@ -188,18 +195,34 @@ class EntrantStats:
     seconds: float = 0.0
     solves: int = 0
     turns: int = 0  # length of the games it played
+    by_deal: dict[int, list[float]] = field(default_factory=dict)
+
+    def win_sample(self) -> DealSample:
+        """Wins per deal."""
+        return DealSample.of({d: (row[0], int(row[2])) for d, row in self.by_deal.items()})
+
+    def score_sample(self) -> DealSample:
+        """Game scores per deal."""
+        return DealSample.of({d: (row[1], int(row[2])) for d, row in self.by_deal.items()})
+
+    def win_interval(self) -> tuple[float, float]:
+        """The 95% interval of the win rate, deals as the units."""
+        return self.win_sample().proportion_interval()
 
     def to_json(self, matches: bool) -> dict[str, Any]:
         """The entrant's row of the ``--json`` output (without timings)."""
-        low, high = wilson(self.wins, self.games)
+        low, high = self.win_interval()
+        score_low, score_high = self.score_sample().interval()
         mean_score = _mean(self.scores)
         return {
             "name": self.name,
             "games": self.games,
+            "deals": len(self.by_deal),
             "wins": self.wins,
             "win_rate": _round(self.wins / self.games if self.games else 0.0),
             "win_rate_ci": [_round(low), _round(high)],
             "mean_score": _round(mean_score),
+            "mean_score_ci": [_finite(score_low), _finite(score_high)],
             "mean_round_score": _round(_mean(self.round_scores)),
             "mean_match_score": _round(mean_score) if matches else None,
             "mean_tiles_left": _round(self.rack_left / self.games if self.games else 0.0),
@@ -212,7 +235,7 @@ class PairStats:
     """Head-to-head record of entrants ``a`` and ``b`` over the games they played together.
 
     In a game, the winner ranks first and the others by their game score; ``a`` gets 1
-    point for ranking above ``b``, 1/2 for a tie.
+    point for ranking above ``b``, 1/2 for a tie. ``by_deal`` holds (points, games) per deal.
     """
 
     a: int
@@ -220,15 +243,26 @@ class PairStats:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    by_deal: dict[int, list[float]] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
         """Games played together."""
         return self.wins + self.draws + self.losses
 
+    def points(self, before: int | None = None) -> DealSample:
+        """Points of ``a`` per deal (only deals numbered below ``before``, if given)."""
+        return DealSample.of(
+            {
+                d: (row[0], int(row[1]))
+                for d, row in self.by_deal.items()
+                if before is None or d < before
+            }
+        )
+
     def estimate(self) -> EloEstimate:
         """Elo of ``a`` over ``b``."""
-        return EloEstimate(self.games, self.wins + self.draws / 2)
+        return EloEstimate(self.points())
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -241,6 +275,10 @@ def _round(value: float, digits: int = 4) -> float:
 
 def _elo_json(value: float) -> float | None:
     return None if math.isinf(value) else round(value, 1)
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) else _round(value)
 
 
 @dataclass
@@ -274,21 +312,28 @@ class TournamentResult:
             stats.seconds += game.seconds[seat]
             stats.solves += game.solves[seat]
             stats.turns += game.turns
+            _add_to_deal(stats.by_deal, game.deal, seat == game.winner, game.scores[seat], 1)
             keys.append((seat == game.winner, game.scores[seat]))
         rank = dict(zip(game.lineup, keys, strict=True))
         for pair in self.pairs:
             if pair.a in rank and pair.b in rank:
                 if rank[pair.a] > rank[pair.b]:
                     pair.wins += 1
+                    points = 1.0
                 elif rank[pair.a] < rank[pair.b]:
                     pair.losses += 1
+                    points = 0.0
                 else:
                     pair.draws += 1
+                    points = 0.5
+                _add_to_deal(pair.by_deal, game.deal, points, 1)
         sprt = self.config.sprt
-        if sprt is not None and self.sprt_decision is None:
-            first = self.pairs[0]
-            self.sprt_llr = sprt.llr(first.wins, first.draws, first.losses)
-            self.sprt_decision = sprt.decision(first.wins, first.draws, first.losses)
+        deal_done = (game.index + 1) % math.factorial(self.config.table_size) == 0
+        if sprt is not None and self.sprt_decision is None and deal_done:
+            # The test looks only at whole deals: every seat order played.
+            whole = self.pairs[0].points(before=game.deal + 1)
+            self.sprt_llr = sprt.llr(whole)
+            self.sprt_decision = sprt.decision(whole)
 
     @property
     def mean_turns(self) -> float:
@@ -315,6 +360,7 @@ class TournamentResult:
             "alpha": sprt.alpha,
             "beta": sprt.beta,
             "llr": round(self.sprt_llr or 0.0, 4),
+            "deals": pair.points(before=self.games // math.factorial(self.config.table_size)).deals,
             "bounds": [round(sprt.lower, 4), round(sprt.upper, 4)],
             "decision": self.sprt_decision,
             "stronger": stronger,
@@ -343,7 +389,9 @@ class TournamentResult:
                     "wins": p.wins,
                     "draws": p.draws,
                     "losses": p.losses,
+                    "deals": len(p.by_deal),
                     "score": _round(p.estimate().score),
+                    "score_ci": [_round(x) for x in p.estimate().score_interval],
                     "elo": _elo_json(p.estimate().elo),
                     "elo_ci": [_elo_json(x) for x in p.estimate().interval],
                 }

@@ -3,7 +3,7 @@
     python benchmarks/arena_throughput.py                 # 48 games, 2 jobs, then a profile
     python benchmarks/arena_throughput.py --games 200 --jobs 2 --profile-games 10
 
-Plays a tournament of ``--players`` (default: optimal x4) in ``--jobs`` worker processes
+Plays a tournament of ``--players`` (default: max-tiles x4) in ``--jobs`` worker processes
 and reports games/s and solves/s, both per wall-clock second and per CPU second (the
 machine may be shared), then profiles ``--profile-games`` games in this process with
 cProfile and shows where the time goes: building the model, the CP-SAT search, reading
@@ -87,7 +87,7 @@ def profile(players: tuple[str, ...], games: int, seed: int, limit: float, top: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", default="optimal,optimal,optimal,optimal")
+    parser.add_argument("--players", default="max-tiles,max-tiles,max-tiles,max-tiles")
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)

@@ -243,9 +243,9 @@ derived from --seed, so the numbers never depend on --jobs.
 \b
 Examples:
   rummikub arena --list
-  rummikub arena --players optimal,hold-back,greedy,sets-only --games 2000 --seed 1 --jobs 2
-  rummikub arena --players optimal,human --sprt 0,50 --games 5000 --jobs 2
-  rummikub arena --players optimal,mybot:play --games 100 --json
+  rummikub arena --players max-tiles,hold-back,greedy,sets-only --games 2000 --seed 1 --jobs 2
+  rummikub arena --players max-tiles,human --sprt 0,50 --games 5000 --jobs 2
+  rummikub arena --players max-tiles,mybot:play --games 100 --json
   rummikub arena --replay games.jsonl
 """,
 )
@@ -287,7 +287,8 @@ Examples:
     type=click.FloatRange(min=0.001),
     default=5.0,
     show_default=True,
-    help="Seconds per solver call for solver-based players.",
+    help="Work per solver call for solver-based players, in CP-SAT deterministic seconds"
+    " (about a second of work on one core; not the clock, so games replay anywhere).",
 )
 @click.option(
     "--sprt",

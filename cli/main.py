@@ -6,6 +6,7 @@ The solver (and OR-Tools) is imported only when a command needs it, so ``--help`
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -125,6 +126,7 @@ def main() -> None:
 
 
 _POSITION_HELP = """
+
 \b
 POSITION is a file in the text format or JSON (- reads stdin), or give
 --table/--rack instead. Text format:
@@ -136,6 +138,7 @@ JSON: {"table": [["r1","r2","r3"], ["b5","b6","b7"]], "rack": ["k4","j"], "initi
 
 
 _RULES_HELP = """
+
 \b
 Rules: the standard game unless --rules names a preset (standard, sabra,
 american, vietnamese, wrap; 'rummikub rules' lists them) or a TOML/JSON rules
@@ -284,6 +287,14 @@ Best means, in order: most rack tiles placed, then most value placed,
 then fewest table tiles moved. --objective value puts value first.
 --keep-jokers counts only real tiles and plays a joker only when it
 lets more real tiles go down.
+
+\b
+Examples:
+  rummikub solve examples/midgame.txt
+  rummikub solve --table "r3 r4 r5" --rack "r2 b5 k5"
+  rummikub solve --initial --rack "r10 r11 j k2 b5"
+  rummikub solve examples/jokers.txt --joker-rule strict --svg table.svg
+
 \b
 Exit status: 0 solved (also when nothing can be placed: draw),
 2 bad input (one line on stderr), 1 internal error.
@@ -330,6 +341,14 @@ Exit status: 0 solved (also when nothing can be placed: draw),
     default=None,
     help="Colour the human output (default: only on a terminal).",
 )
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw the new table as an SVG picture in this file (rack tiles highlighted, "
+    "jokers labelled with what they stand for).",
+)
 @_guard
 def solve(
     position: str | None,
@@ -348,6 +367,7 @@ def solve(
     jsonl: bool,
     color: bool | None,
     rules: RuleSet,
+    svg_path: str | None = None,
 ) -> None:
     import functools
 
@@ -361,27 +381,39 @@ def solve(
     if jsonl:
         if table is not None or rack is not None:
             _fail("--jsonl reads positions from POSITION or stdin, not --table/--rack")
-        if top is not None:
-            _fail("--top works on one position, not with --jsonl")
+        if top is not None or svg_path is not None:
+            _fail("--top and --svg work on one position, not with --jsonl")
         bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit, backend, rules)
         sys.exit(2 if bad else 0)
     pos = _load_position(position, table, rack, initial, fmt, rules)
-    from rummikub.cli.render import render_move, render_ranked
+    from rummikub.cli.render import move_svg, render_move, render_ranked
 
     if top is not None:
         ranked = solve_top(
             pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
         )
+        if svg_path is not None and ranked.moves:
+            _write(svg_path, move_svg(ranked.moves[0]))
         if as_json:
             click.echo(json.dumps(ranked.to_json()))
         else:
             click.echo(render_ranked(ranked, steps), color=color)
         return
     move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
+    if svg_path is not None:
+        _write(svg_path, move_svg(move))
     if as_json:
         click.echo(json.dumps(move.to_json(steps=steps)))
     else:
         click.echo(render_move(move, steps=steps), color=color)
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        _fail(f"cannot write {path}: {error.strerror or error}")
 
 
 def _lines(path: str) -> Iterator[bytes]:
@@ -587,6 +619,8 @@ def _register_arena() -> None:
 
 
 _register_arena()
+main.add_command(importlib.import_module("rummikub.cli.advise").advise)
+main.add_command(importlib.import_module("rummikub.cli.game").game)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,11 +6,12 @@ from collections.abc import Iterable, Sequence
 
 import click
 
+from rummikub.models.picture import TablePicture, table_svg
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.analysis import Analysis
 from rummikub.solver.engine import RankedMoves
-from rummikub.solver.explain import RACK, explained, provenance
+from rummikub.solver.explain import RACK, explanation
 from rummikub.solver.move import Move, NewMeld, Origin
 
 _TILE_COLOURS: dict[Colour | None, str] = {
@@ -43,8 +44,10 @@ def tiles_text(tiles: Iterable[Tile]) -> str:
     return " ".join(tile_text(t) for t in tiles) or "(none)"
 
 
-def _meld_line(new: NewMeld, position: Position, from_rack: Sequence[bool]) -> str:
-    label = click.style(f"{new.origin:<9}", **_ORIGIN_STYLE[new.origin])  # type: ignore[arg-type]
+def _meld_line(
+    new: NewMeld, position: Position, from_rack: Sequence[bool], origin: Origin, source: int | None
+) -> str:
+    label = click.style(f"{origin:<9}", **_ORIGIN_STYLE[origin])  # type: ignore[arg-type]
     body = " ".join(tile_text(t, r) for t, r in zip(new.meld.tiles, from_rack, strict=True))
     notes = []
     for slot, options in new.joker_options(position):
@@ -52,8 +55,8 @@ def _meld_line(new: NewMeld, position: Position, from_rack: Sequence[bool]) -> s
             notes.append(f"j#{slot + 1} = {' or '.join(map(str, options))}")
         else:
             notes.append(f"j = {' or '.join(map(str, options))}")
-    if new.source is not None and new.origin is Origin.EXTENDED:
-        notes.append(f"was '{position.table[new.source]}'")
+    if source is not None and origin is not Origin.KEPT:
+        notes.append(f"was '{position.table[source]}'")
     suffix = click.style("   " + "; ".join(notes), dim=True) if notes else ""
     return f"  {label} {body}{suffix}"
 
@@ -79,6 +82,7 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         proof = "proved optimal" if move.is_optimal else "best found in the time limit (not proved)"
     else:
         proof = "next best, proved" if move.is_optimal else "not proved"
+    told = explanation(move, steps)
     lines = []
     if move.is_draw:
         if position.initial:
@@ -92,17 +96,23 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         headline = (
             f"{label}: place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
         )
+        if told.opening_value is not None:
+            threshold = position.rules.initial_threshold
+            headline += f", opening worth {told.opening_value} ≥ {threshold}"
+        if told.goes_out:
+            headline += ". You go out!"
         lines.append(click.style(headline, bold=True) + f"  ({proof}, {_millis(move.seconds)})")
-    moved = len(move.moved)
+    moved = len(told.picked_up)
     lines.append(
         f"Table: {len(move.table)} meld{'s' if len(move.table) != 1 else ''}, "
         f"{moved} table tile{'s' if moved != 1 else ''} moved"
     )
     # Stars follow the tiles' provenance, so they agree with the steps below.
-    walkthrough, sources = explained(move) if steps else ([], provenance(move))
     lines += [
-        _meld_line(new, position, [s == RACK for s in row])
-        for new, row in zip(move.table, sources, strict=True)
+        _meld_line(new, position, [s == RACK for s in row], origin, source)
+        for new, row, origin, source in zip(
+            move.table, told.provenance, told.origins, told.sources, strict=True
+        )
     ]
     if not move.table:
         lines.append("  (empty)")
@@ -112,8 +122,35 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
     if not move.is_draw:
         lines.append(click.style("* = tile from your rack", dim=True))
     if steps:
-        lines += _steps_lines(walkthrough)
+        lines += _steps_lines(told.steps)
     return "\n".join(lines)
+
+
+def move_svg(move: Move) -> str:
+    """The new table of a move as an SVG picture: rack tiles highlighted, each joker
+    labelled with what it stands for (``r12`` or ``r12/b12``)."""
+    told = explanation(move, steps=False)
+    labels = {
+        (row, slot): "/".join(map(str, options))
+        for row, new in enumerate(move.table)
+        for slot, options in new.joker_options(move.position)
+        if options
+    }
+    count = move.placed_count
+    title = (
+        "No move: draw a tile"
+        if move.is_draw
+        else f"Place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+        + (" - you go out!" if told.goes_out else "")
+    )
+    return table_svg(
+        TablePicture(
+            move.melds,
+            [[s == RACK for s in row] for row in told.provenance],
+            labels,
+            title,
+        )
+    )
 
 
 def _scores_text(move: Move) -> str:
@@ -165,7 +202,7 @@ def render_analysis(analysis: Analysis) -> str:
         jokers = sum(t.is_joker for t in move.placed)
         lines.append(
             f"  {name:<12} {move.placed_count:>6} {move.placed_value:>6} {jokers:>6} "
-            f"{len(move.moved):>6}  {move.status}"
+            f"{len(explanation(move, steps=False).picked_up):>6}  {move.status}"
         )
     lines.append("")
     lines.append(render_move(analysis.best["tiles"]))

@@ -1,8 +1,11 @@
 """Human-readable steps of a move, and a strict replay that applies them to a position.
 
 A move is described as a short sequence of actions a person can carry out at the table:
-play a new meld, extend a meld, take tiles from a meld, split a meld, join melds, swap a
-joker for a rack tile, or (when nothing simpler describes it) rearrange several melds.
+play a new meld, extend a meld, take tiles from a meld, split a meld, join two melds, swap
+a joker for a rack tile, or lay one meld out anew (its tiles unchanged). A *rearrange* of
+several melds at once exists for replaying older descriptions; the explainer
+(:mod:`rummikub.solver.explain`) no longer writes it: each of its steps touches at most two
+table melds.
 
 Tiles a step lifts off the table without putting them into a meld (a *take*, or the joker
 freed by a *swap*) are *loose*: later steps must use them (their ``taken`` tiles), and no
@@ -42,6 +45,12 @@ def _listing(tiles: Sequence[Tile]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _joker_moves(taken: Sequence[Tile]) -> str:
+    """``the freed joker`` / ``2 freed jokers`` for the jokers among loose tiles, or ''."""
+    jokers = sum(t.is_joker for t in taken)
+    return "" if not jokers else "the freed joker" if jokers == 1 else f"{jokers} freed jokers"
 
 
 def _added(rack: Sequence[Tile], taken: Sequence[Tile]) -> str:
@@ -99,7 +108,15 @@ class StepBase:
         return None
 
     def to_json(self) -> dict[str, object]:
-        """The step as a typed JSON object (``action`` plus the step's own fields)."""
+        """The step as a typed JSON object: ``action``, the step's own fields, and the table
+        melds it touches: ``before`` (picked up as they lay) and ``after`` (as laid down)."""
+        return {
+            **self._fields(),
+            "before": [_tiles_json(m.tiles) for m in self.inputs],
+            "after": [_tiles_json(m.tiles) for m in self.outputs],
+        }
+
+    def _fields(self) -> dict[str, object]:
         raise NotImplementedError
 
 
@@ -125,13 +142,17 @@ class Play(StepBase):
         return (self.result,)
 
     def __str__(self) -> str:
+        jokers = _joker_moves(self.taken)
+        if jokers:  # a joker moves from the table into a new set: say so
+            others = [*self.rack, *(t for t in self.taken if not t.is_joker)]
+            return f"Move {jokers} into a new set with {_listing(others)} → {self.result}"
         if not self.taken:
             return f"Play {self.result} from your rack"
         if not self.rack:
             return f"Lay down taken {_listing(self.taken)} as {self.result}"
         return f"Play {_listing(self.rack)} with taken {_listing(self.taken)} → {self.result}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "rack": _tiles_json(self.rack),
@@ -172,9 +193,15 @@ class Extend(StepBase):
         return None
 
     def __str__(self) -> str:
+        jokers = _joker_moves(self.taken)
+        if jokers:  # a joker moves from one meld to another: say so
+            real = tuple(t for t in self.taken if not t.is_joker)
+            rest = _added(self.rack, real)
+            extra = f", with {rest}" if rest else ""
+            return f"Move {jokers} to {self.meld}{extra} → {self.result}"
         return f"Extend {self.meld} with {_added(self.rack, self.taken)} → {self.result}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "meld": _tiles_json(self.meld.tiles),
@@ -220,7 +247,7 @@ class Take(StepBase):
             return f"Take all of {self.meld} off the table"
         return f"Take {_listing(self.tiles)} from {self.meld} → {_melds_text(self.left)}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "meld": _tiles_json(self.meld.tiles),
@@ -257,7 +284,7 @@ class Split(StepBase):
     def __str__(self) -> str:
         return f"Split {self.meld} into {_melds_text(self.parts)}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "meld": _tiles_json(self.meld.tiles),
@@ -301,7 +328,7 @@ class Join(StepBase):
         extra = f" with {added}" if added else ""
         return f"Join {_melds_text(self.melds)}{extra} → {self.result}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "melds": [_tiles_json(m.tiles) for m in self.melds],
@@ -360,7 +387,7 @@ class Swap(StepBase):
         what = "the joker" if self.jokers == 1 else f"{self.jokers} jokers"
         return f"Swap {_added(self.rack, self.taken)} for {what} in {self.meld} → {self.result}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "meld": _tiles_json(self.meld.tiles),
@@ -405,9 +432,11 @@ class Rearrange(StepBase):
     def __str__(self) -> str:
         added = _added(self.rack, self.taken)
         extra = f" with {added}" if added else ""
+        if len(self.melds) == len(self.results) == 1 and not extra:
+            return f"Lay {self.melds[0]} out as {self.results[0]}"
         return f"Rearrange {_melds_text(self.melds)}{extra} into {_melds_text(self.results)}"
 
-    def to_json(self) -> dict[str, object]:
+    def _fields(self) -> dict[str, object]:
         return {
             "action": self.action,
             "melds": [_tiles_json(m.tiles) for m in self.melds],

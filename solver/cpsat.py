@@ -124,6 +124,8 @@ class CpSatSession:
         solver = cp_model.CpSolver()
         params = solver.parameters
         params.max_time_in_seconds = limit.seconds
+        if limit.deterministic is not None:
+            params.max_deterministic_time = limit.deterministic
         params.num_workers = limit.workers
         # Measured on this model (benchmarks/README.md): presolve, probing, inprocessing,
         # cuts and symmetry detection cost more than they save on these small models. The

@@ -1,21 +1,20 @@
 """Explain a move: where each tile of the new table comes from, and steps a person can follow.
 
-:func:`provenance` says, for every tile of the new table, whether it came from the rack or
-from which old table meld. Melds the move keeps or extends know their old meld; the other
-table tiles are matched to the old melds they left so that tiles of one old meld stay
-together (fewest pieces, runs cut into as few consecutive pieces as possible, and no
-half-built pieces where a single tile can be taken instead). Equal tiles are interchangeable,
-so a rack tile and an equal table tile may trade the places the move marks for them.
+Each old table meld *becomes* at most one new meld, the one that keeps most of its tiles
+(:func:`rummikub.models.moves.becomes`); what they have in common stays where it lies, the
+other tiles are picked up (the "moved" of reports). :func:`provenance` says, for every
+tile of the new table, whether it came from the rack or from which old meld; the picked-up
+tiles are matched to the new melds that need them so that tiles of one old meld stay
+together (equal tiles are interchangeable, so a rack tile and an equal table tile may trade
+the places the move marks for them).
 
-:func:`explain` turns that into :mod:`rummikub.models.steps`: the tiles flow from old melds
-and the rack into new melds; each connected part of that flow is one independent group of
-steps. An old meld whose tiles all go to one new meld stays whole; otherwise it is split
-into consecutive pieces, or its odd tiles are taken off, or its joker is swapped for a rack
-tile. Each new meld is then played (no piece of an old meld in it), extends its one piece,
-or joins several pieces. A group whose old melds are all taken apart to the last tile, or
-that would leave many illegal pieces lying about, is described as one rearrangement.
-Replaying the steps (:func:`rummikub.models.steps.replay`) on the old position gives
-exactly the new table.
+:func:`explain` carries the move out on a simulated table, one step at a time: play a new
+meld, swap a joker for its tile, extend a meld, take tiles off a meld, split a run, join two
+pieces; each step touches at most two table melds (plus rack and loose tiles), and the
+order keeps every set on the table legal whenever it can (extend before take). Replaying
+the steps (:func:`rummikub.models.steps.replay`) on the old position gives exactly the new
+table. :func:`explanation` gives all of it at once, with each new meld's origin, the opening
+meld of an opening turn and whether the move goes out.
 """
 
 from __future__ import annotations
@@ -28,19 +27,20 @@ from itertools import combinations
 from typing import Final, Literal
 
 from rummikub.models.errors import SolverError
-from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.meld import Meld, MeldKind, readings
+from rummikub.models.moves import becomes
+from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take
-from rummikub.models.tile import JOKER, Tile
-from rummikub.solver.move import Move
+from rummikub.models.tile import Tile, sorted_tiles
+from rummikub.solver.move import Move, Origin
 
 RACK: Final = "rack"
 Source = int | Literal["rack"]
 """Where a tile of the new table comes from: ``"rack"`` or the index of an old table meld."""
 
 _IMPROVEMENT_PASSES = 50
-_MAX_SWAPPED = 3  # jokers freed by one swap at most (bounds the search for tiles to give)
-_MAX_AWKWARD = 3  # more illegal pieces than this in one group: one rearrangement step
+_MAX_SUBSET = 8  # tiles at hand tried in every combination (a meld gets fewer at once)
 
 
 def _ordered(meld: Meld, rules: RuleSet) -> bool:
@@ -79,7 +79,8 @@ class _Flow:
 
     where: list[list[int]]  # old meld -> position -> new meld
     sources: list[list[Source]]  # new meld -> position -> rack or old meld
-    survivor: dict[int, int] = field(default_factory=dict)  # old meld -> new meld keeping it
+    survivor: dict[int, int] = field(default_factory=dict)  # old meld -> new meld it becomes
+    prefer: dict[int, int] = field(default_factory=dict)  # the solver's kept melds
 
 
 def _flow(move: Move) -> _Flow:
@@ -89,26 +90,28 @@ def _flow(move: Move) -> _Flow:
     new = move.table
     slots: list[list[Source | None]] = [[None] * len(nm.meld) for nm in new]
     where: list[list[int]] = [[-1] * len(m) for m in old]
-    survivor: dict[int, int] = {}
-    for j, nm in enumerate(new):
-        if nm.source is None:
-            continue
-        survivor[nm.source] = j
-        need = old[nm.source].counts()
-        # The old meld's own tiles: positions not marked as from the rack first.
-        for q in sorted(range(len(nm.meld)), key=lambda q: nm.from_rack[q]):
-            tile = nm.meld.tiles[q]
-            if need[tile] > 0:
-                need[tile] -= 1
-                slots[j][q] = nm.source
-        if +need:
-            raise SolverError(f"new meld '{nm.meld}' does not hold its old meld '{old[nm.source]}'")
-        where[nm.source] = [j] * len(old[nm.source])
-
+    kept_by_solver = {nm.source: j for j, nm in enumerate(new) if nm.source is not None}
+    survivor = becomes(old, [nm.meld for nm in new], prefer=kept_by_solver)
     # Per tile type: the tiles that can fill the open positions (the rack's, marked i = -1,
-    # and those of the old melds that did not survive), each with the new meld it goes to.
+    # and the old tiles that do not stay where they lie), each with the new meld it goes to.
     # Rack tiles start where the move marks them; equal tiles may then trade places.
     items: dict[Tile, list[list[int]]] = defaultdict(list)
+    for i, j in survivor.items():
+        nm = new[j]
+        stay = old[i].counts() & nm.meld.counts()
+        # What stays of the old meld: positions not marked as from the rack first.
+        fill = Counter(stay)
+        for q in sorted(range(len(nm.meld)), key=lambda q: nm.from_rack[q]):
+            tile = nm.meld.tiles[q]
+            if fill[tile] > 0:
+                fill[tile] -= 1
+                slots[j][q] = i
+        for p, tile in enumerate(old[i].tiles):
+            if stay[tile] > 0:
+                stay[tile] -= 1
+                where[i][p] = j
+            else:  # picked up: a joker swapped out, or a tile given to another meld
+                items[tile].append([i, p, -1])
     open_rack: dict[Tile, list[int]] = defaultdict(list)
     open_table: dict[Tile, list[int]] = defaultdict(list)
     for j, nm in enumerate(new):
@@ -170,7 +173,7 @@ def _flow(move: Move) -> _Flow:
             if slots[j][q] is None:
                 slots[j][q] = incoming[(j, tile)].pop()
     sources = [[s for s in row if s is not None] for row in slots]
-    return _Flow(where, sources, survivor)
+    return _Flow(where, sources, survivor, kept_by_solver)
 
 
 def provenance(move: Move) -> list[tuple[Source, ...]]:
@@ -182,231 +185,550 @@ def provenance(move: Move) -> list[tuple[Source, ...]]:
     return [tuple(row) for row in _flow(move).sources]
 
 
-@dataclass
-class _Plan:
-    """The steps of one connected group of old and new melds, built up meld by meld."""
-
-    steps: list[Step] = field(default_factory=list)
-    bases: dict[int, list[Meld]] = field(default_factory=lambda: defaultdict(list))
-    loose: dict[int, Counter[Tile]] = field(default_factory=lambda: defaultdict(Counter))
-    broken: set[int] = field(default_factory=set)
-    awkward: int = 0  # pieces left on the table that are not legal sets
-    pieces: int = 0  # old melds or parts of them that stay on the table to build on
-
-
 def _in_order(tiles: Counter[Tile], layout: Sequence[Tile]) -> tuple[Tile, ...]:
-    """The tiles of a multiset in the order they have in ``layout``."""
+    """The tiles of a multiset in the order they have in ``layout`` (the rest sorted after)."""
     left = Counter(tiles)
     out = []
     for tile in layout:
         if left[tile] > 0:
             left[tile] -= 1
             out.append(tile)
-    if +left:
-        raise AssertionError(f"tiles {left} missing from the layout {layout}")
-    return tuple(out)
+    return (*out, *sorted_tiles(left.elements()))
+
+
+def _subsets(tiles: Counter[Tile]) -> list[Counter[Tile]]:
+    """The non-empty sub-multisets of a few tiles, largest first (all of them first; beyond
+    ``_MAX_SUBSET`` tiles, then only parts of the first ones)."""
+    every = tuple(sorted_tiles(tiles.elements()))
+    items = every[:_MAX_SUBSET]
+    found = {
+        tuple(combo) for size in range(len(items), 0, -1) for combo in combinations(items, size)
+    }
+    if every:
+        found.add(every)
+    return sorted((Counter(c) for c in found), key=lambda c: -c.total())
+
+
+@dataclass
+class _Piece:
+    """A meld or piece lying on the table while the move is carried out."""
+
+    meld: Meld
+    target: int | None  # the new meld it becomes (part of); None: it is taken apart
+    out: list[tuple[Tile, int]]  # tiles still to leave it, each with the new meld it goes to
 
 
 class _Explainer:
-    """Derives the steps of a move from its tile flow."""
+    """Carries a move out step by step on a simulated table and records the steps.
+
+    Each step touches at most two table melds (plus rack and loose tiles). At every point
+    the step chosen is the first that applies of: play a new meld whose tiles are all at
+    hand; swap a leaving joker for its tile; extend a meld with tiles at hand so that it
+    stays legal; take leaving tiles off a meld that stays legal (or split off a legal piece);
+    join two pieces of one new meld; only then take tiles off a meld that is left broken
+    (the one leaving the fewest broken pieces). So broken sets lie on the table only when
+    the move cannot be carried out otherwise, and as few at a time as this order finds.
+    """
 
     def __init__(self, move: Move, flow: _Flow) -> None:
         self.rules = move.position.rules
-        self.initial = move.position.initial
         self.old = move.position.table
         self.new = [nm.meld for nm in move.table]
-        self.flow = flow
-        self.rack: list[Counter[Tile]] = [
-            Counter(t for t, s in zip(m.tiles, row, strict=True) if s == RACK)
-            for m, row in zip(self.new, self.flow.sources, strict=True)
-        ]
+        self.steps: list[Step] = []
+        self.rack: dict[int, Counter[Tile]] = defaultdict(Counter)
+        self.loose: dict[int, Counter[Tile]] = defaultdict(Counter)
+        for j, row in enumerate(flow.sources):
+            for tile, source in zip(self.new[j].tiles, row, strict=True):
+                if source == RACK:
+                    self.rack[j][tile] += 1
+        self.pieces: list[_Piece] = []
+        for i, meld in enumerate(self.old):
+            home = flow.survivor.get(i)
+            out = [(t, j) for t, j in zip(meld.tiles, flow.where[i], strict=True) if j != home]
+            self.pieces.append(_Piece(meld, home, out))
+        homes = set(flow.survivor.values())
+        self.unplayed = [j for j in range(len(self.new)) if j not in homes]
 
-    def _feeders(self, j: int) -> list[int]:
-        """The old melds that give tiles to new meld ``j``."""
-        return sorted({s for s in self.flow.sources[j] if isinstance(s, int)})
+    # --- helpers --------------------------------------------------------------------------
 
-    def _home(self, i: int) -> int:
-        """The new meld that receives most of old meld ``i`` (rather one with rack tiles)."""
-        counts = Counter(self.flow.where[i])
-        return max(counts, key=lambda j: (counts[j], len(self.rack[j]) > 0, -j))
+    def _at_hand(self, j: int) -> Counter[Tile]:
+        return self.rack[j] + self.loose[j]
 
-    def _frees_jokers(self, i: int) -> bool:
-        """Whether a joker of old meld ``i`` leaves for another new meld than its home."""
-        home = self._home(i)
-        meld = self.old[i]
-        return any(
-            t.is_joker and j != home for t, j in zip(meld.tiles, self.flow.where[i], strict=True)
+    def _of(self, j: int) -> list[_Piece]:
+        return [p for p in self.pieces if p.target == j]
+
+    def _done(self, piece: _Piece) -> bool:
+        return (
+            piece.target is not None
+            and not piece.out
+            and piece.meld == self.new[piece.target]
+            and len(self._of(piece.target)) == 1
         )
 
-    def _piece(self, tiles: Sequence[Tile], j: int) -> Meld:
-        """A piece going to new meld ``j``, laid out as there when it is that whole meld."""
-        if Counter(tiles) == self.new[j].counts():
+    def _layout(self, tiles: Counter[Tile], j: int | None, order: Sequence[Tile] = ()) -> Meld:
+        """Tiles as they are laid down: as the new meld ``j`` when they are all of it, else
+        in a legal reading's order, else as they lay (``order``)."""
+        if j is not None and tiles == self.new[j].counts():
             return self.new[j]
-        return Meld(tuple(tiles))
+        found = readings(tuple(sorted_tiles(tiles.elements())), self.rules)
+        if found:
+            return Meld(found[0].laid_out())
+        return Meld(_in_order(tiles, order))
 
-    def _set_loose(self, i: int, positions: Sequence[int], plan: _Plan) -> None:
-        for p in positions:
-            plan.loose[self.flow.where[i][p]][self.old[i].tiles[p]] += 1
+    def _legal(self, tiles: Counter[Tile]) -> bool:
+        return _legal(tuple(sorted_tiles(tiles.elements())), self.rules)
 
-    def _swap(self, i: int, home: int, plan: _Plan) -> bool:
-        """Free the leaving jokers of old meld ``i`` by giving real tiles of its home meld
-        (after taking off its other leaving tiles, when what remains is legal). Records the
-        steps; False when no such swap leaves a legal meld."""
-        meld = self.old[i]
-        dests = self.flow.where[i]
-        others = [p for p, j in enumerate(dests) if j != home and not meld.tiles[p].is_joker]
-        jokers = [p for p, j in enumerate(dests) if j != home and meld.tiles[p].is_joker]
-        if len(jokers) > _MAX_SWAPPED:
-            return False
-        remainder = meld
-        if others:
-            remainder = Meld(tuple(t for p, t in enumerate(meld.tiles) if p not in others))
-            if not remainder.is_legal(self.rules):
-                return False
-        for other in self._feeders(home):
-            if other not in plan.broken and not self._frees_jokers(other):
-                self._break(other, plan)
-        kept = list(remainder.tiles)
-        for _ in jokers:
-            kept.remove(JOKER)
-        offers = [(t, True) for t in sorted(self.rack[home].elements()) if not t.is_joker]
-        offers += [(t, False) for t in sorted(plan.loose[home].elements()) if not t.is_joker]
-        found: list[tuple[bool, tuple[Tile, ...], tuple[Tile, ...], Meld]] = []
-        for give in sorted(set(combinations(offers, len(jokers)))):
-            tiles = [*kept, *(t for t, _ in give)]
-            result = self._piece(tiles, home)
-            if result is not self.new[home]:
-                readings = result.readings(self.rules)
-                if not readings:
+    def _use(self, j: int, tiles: Counter[Tile]) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+        """Take ``tiles`` for new meld ``j`` from the rack first, then from the loose tiles:
+        (rack tiles, loose tiles), in the order of the new meld."""
+        rack = tiles & self.rack[j]
+        taken = tiles - rack
+        self.rack[j] -= rack
+        self.loose[j] -= taken
+        layout = self.new[j].tiles
+        return _in_order(rack, layout), _in_order(taken, layout)
+
+    def _remainder(self, piece: _Piece, leaving: Counter[Tile]) -> tuple[Meld, ...]:
+        """What is left of a piece when ``leaving`` tiles are lifted off it: one piece, two
+        when taken from the middle of a run, none when all go."""
+        rest = piece.meld.counts() - leaving
+        if not rest:
+            return ()
+        if self._legal(rest) or not _ordered(piece.meld, self.rules):
+            return (self._layout(rest, piece.target, piece.meld.tiles),)
+        drop = Counter(leaving)
+        blocks: list[list[Tile]] = [[]]
+        for tile in piece.meld.tiles:
+            if drop[tile] > 0:
+                drop[tile] -= 1
+                if blocks[-1]:
+                    blocks.append([])
+            else:
+                blocks[-1].append(tile)
+        return tuple(self._layout(Counter(b), piece.target, b) for b in blocks if b)
+
+    def _replace(self, piece: _Piece, by: Sequence[_Piece]) -> None:
+        at = self.pieces.index(piece)
+        self.pieces[at : at + 1] = list(by)
+
+    def _lift(self, piece: _Piece, leaving: list[tuple[Tile, int]]) -> None:
+        """Move leaving tiles into the loose tiles of the melds they go to."""
+        for tile, j in leaving:
+            self.loose[j][tile] += 1
+        rest = list(piece.out)
+        for item in leaving:
+            rest.remove(item)
+        piece.out = rest
+
+    # --- the kinds of step, in order of preference ------------------------------------------
+
+    def _play(self) -> bool:
+        for j in self.unplayed:
+            if not self._of(j) and self._at_hand(j) == self.new[j].counts():
+                rack, taken = self._use(j, self.new[j].counts())
+                self.steps.append(Play(self.new[j], rack, taken))
+                self.unplayed.remove(j)
+                self.pieces.append(_Piece(self.new[j], j, []))
+                return True
+        return False
+
+    def _extend(self, mend: bool = False) -> bool:
+        """Add tiles at hand to a piece so that it is legal (``mend``: only to a broken one)."""
+        for piece in self.pieces:
+            j = piece.target
+            if j is None or not self._at_hand(j) or len(self._of(j)) > 1:
+                continue
+            if mend and piece.meld.is_legal(self.rules):
+                continue
+            for adding in _subsets(self._at_hand(j)):
+                tiles = piece.meld.counts() + adding
+                if not self._legal(tiles):
                     continue
-                result = Meld(readings[0].laid_out())
-            rack = tuple(t for t, from_rack in give if from_rack)
-            taken = tuple(t for t, from_rack in give if not from_rack)
-            found.append((result is not self.new[home], rack, taken, result))
-        if not found:
-            return False
-        _, rack, taken, result = min(found, key=lambda f: f[0])
-        if others:
-            plan.steps.append(Take(meld, tuple(meld.tiles[p] for p in others), (remainder,)))
-            self._set_loose(i, others, plan)
-        layout = self.new[home].tiles
-        plan.steps.append(
-            Swap(
-                remainder,
-                _in_order(Counter(rack), layout),
-                _in_order(Counter(taken), layout),
-                result,
-            )
+                before = piece.meld
+                rack, taken = self._use(j, adding)
+                piece.meld = self._layout(tiles, None if piece.out else j, before.tiles)
+                self.steps.append(Extend(before, rack, taken, piece.meld))
+                return True
+        return False
+
+    def _swap(self) -> bool:
+        for piece in self.pieces:
+            j = piece.target
+            jokers = [(t, d) for t, d in piece.out if t.is_joker]
+            if j is None or not jokers or len(self._of(j)) > 1:
+                continue
+            real = Counter({t: n for t, n in self._at_hand(j).items() if not t.is_joker})
+            for giving in _subsets(real):
+                if giving.total() > len(jokers):
+                    continue
+                freed = jokers[: giving.total()]
+                tiles = piece.meld.counts() + giving - Counter(t for t, _ in freed)
+                if not self._legal(tiles):
+                    continue
+                before = piece.meld
+                rack, taken = self._use(j, giving)
+                self._lift(piece, freed)
+                piece.meld = self._layout(tiles, None if piece.out else j, before.tiles)
+                self.steps.append(Swap(before, rack, taken, piece.meld))
+                return True
+        return False
+
+    def _segments(self, piece: _Piece) -> list[tuple[int | None, list[Tile]]]:
+        """The piece as it lies, cut into stretches of tiles going to one place (None: they
+        stay), each with that place."""
+        going = list(piece.out)
+        out: list[tuple[int | None, list[Tile]]] = []
+        for tile in piece.meld.tiles:
+            dest = next((d for t, d in going if t == tile), None)
+            if dest is not None:
+                going.remove((tile, dest))
+            if out and out[-1][0] == dest:
+                out[-1][1].append(tile)
+            else:
+                out.append((dest, [tile]))
+        return out
+
+    def _lift_plan(
+        self, piece: _Piece
+    ) -> tuple[list[tuple[Tile, int]], list[tuple[Meld, int | None]]]:
+        """Which leaving tiles to lift off a piece, and the pieces that then lie on the table
+        with what each becomes: a stretch of a run that is a legal set going whole to a new
+        meld not yet begun stays lying, as the start of that meld (a split)."""
+        carried: dict[int, list[Tile]] = {}
+        if _ordered(piece.meld, self.rules) and piece.meld.is_legal(self.rules):
+            segments = self._segments(piece)
+            for dest, tiles in segments:
+                if (
+                    dest is not None
+                    and dest in self.unplayed
+                    and not self._of(dest)
+                    and dest not in carried
+                    and sum(d == dest for d, _ in segments) == 1
+                    and Meld(tuple(tiles)).is_legal(self.rules)
+                ):
+                    carried[dest] = tiles
+        lifted = [(t, d) for t, d in piece.out if d not in carried]
+        if not carried:
+            rest = self._remainder(piece, Counter(t for t, _ in lifted))
+            return lifted, [(m, piece.target) for m in rest]
+        leaving = Counter(t for t, _ in lifted) + Counter(
+            t for tiles in carried.values() for t in tiles
         )
-        self.rack[home] -= Counter(rack)
-        plan.loose[home] -= Counter(taken)
-        self._set_loose(i, jokers, plan)
-        plan.bases[home].append(result)
-        plan.pieces += 1
+        left: list[tuple[Meld, int | None]] = []
+        for dest, tiles in self._segments(piece):
+            if dest in carried:
+                left.append((self._layout(Counter(tiles), dest, tiles), dest))
+            elif dest is None:
+                left.append((Meld(tuple(tiles)), piece.target))
+        home = [k for k, (_, d) in enumerate(left) if d == piece.target]
+        home_tiles = piece.meld.counts() - leaving
+        if home and home_tiles and (len(home) == 1 or self._legal(home_tiles)):
+            order = [t for k in home for t in left[k][0].tiles]
+            merged = (self._layout(home_tiles, piece.target, order), piece.target)
+            left = [x for k, x in enumerate(left) if k not in home[1:]]
+            left[home[0]] = merged
+        return lifted, left
+
+    def _take(self, broken: bool) -> bool:
+        """Lift the leaving tiles off a piece; ``broken``: also when what stays is no set."""
+        best: tuple[int, int, _Piece] | None = None
+        for n, piece in enumerate(self.pieces):
+            if not piece.out:
+                continue
+            _, left = self._lift_plan(piece)
+            bad = sum(not m.is_legal(self.rules) for m, _ in left)
+            if len(left) <= 2 and (not bad or broken) and (best is None or (bad, n) < best[:2]):
+                best = (bad, n, piece)
+        if best is None:
+            return False
+        piece = best[2]
+        _, left = self._lift_plan(piece)
+        jokers_alone = any(all(t.is_joker for t in m.tiles) for m, _ in left)
+        if best[0] and (jokers_alone or any(not p.meld.is_legal(self.rules) for p in self.pieces)):
+            # Rather than leave a joker alone, or a second broken set, lift this meld off.
+            self._take_off(piece)
+            return True
+        lifted, left = self._lift_plan(piece)
+        before = piece.meld
+        self._lift(piece, lifted)
+        for _, dest in left:
+            if dest is not None and dest != piece.target and dest in self.unplayed:
+                self.unplayed.remove(dest)
+        self._replace(piece, [_Piece(m, d, []) for m, d in left])
+        melds = tuple(m for m, _ in left)
+        if lifted:
+            self.steps.append(
+                Take(before, _in_order(Counter(t for t, _ in lifted), before.tiles), melds)
+            )
+        else:
+            self.steps.append(Split(before, melds))
         return True
 
-    def _break(self, i: int, plan: _Plan) -> None:
-        """Step(s) that take old meld ``i`` apart into pieces and loose tiles for its new melds."""
-        if i in plan.broken:
-            return
-        plan.broken.add(i)
-        meld = self.old[i]
-        dests = self.flow.where[i]
-        if len(set(dests)) == 1:
-            plan.bases[dests[0]].append(meld)
-            plan.pieces += 1
-            return
-        if self._frees_jokers(i) and self._swap(i, self._home(i), plan):
-            return
-        ordered = _ordered(meld, self.rules)
-        pieces: list[tuple[int, Meld]] = []
-        loose: list[int] = []
-        for j in dict.fromkeys(dests):
-            at = [p for p, d in enumerate(dests) if d == j]
-            whole = not ordered or at[-1] - at[0] == len(at) - 1
-            real = sum(not meld.tiles[p].is_joker for p in at)
-            if whole and len(at) >= 2 and real:
-                pieces.append((j, self._piece([meld.tiles[p] for p in at], j)))
-            else:
-                loose += at
-        parts = tuple(piece for _, piece in pieces)
-        plan.awkward += sum(not piece.is_legal(self.rules) for piece in parts)
-        if loose:
-            loose.sort()
-            plan.steps.append(Take(meld, tuple(meld.tiles[p] for p in loose), parts))
-            self._set_loose(i, loose, plan)
+    def _retarget(self) -> bool:
+        """A meld taken apart whose tiles all go to one new meld already begun is a part of
+        it, to join (no step of its own)."""
+        for piece in self.pieces:
+            dests = {d for _, d in piece.out}
+            if piece.target is None and len(dests) == 1 and len(piece.out) == len(piece.meld):
+                (d,) = dests
+                if self._of(d) and piece.meld.is_legal(self.rules):
+                    piece.target, piece.out = d, []
+                    return True
+        return False
+
+    def _join(self) -> bool:
+        for j in {p.target for p in self.pieces if p.target is not None}:
+            parts = [p for p in self._of(j) if not p.out]
+            if len(parts) < 2:
+                continue
+            for a, b in combinations(parts, 2):
+                for adding in [*_subsets(self._at_hand(j)), Counter[Tile]()]:
+                    tiles = a.meld.counts() + b.meld.counts() + adding
+                    if not self._legal(tiles):
+                        continue
+                    rack, taken = self._use(j, adding)
+                    joined = _Piece(self._layout(tiles, j if len(parts) == 2 else None), j, [])
+                    first = {t: q for q, t in reversed(list(enumerate(self.new[j].tiles)))}
+                    melds = sorted(
+                        (a.meld, b.meld), key=lambda m: min(first.get(t, 99) for t in m.tiles)
+                    )
+                    self.pieces.remove(b)
+                    self._replace(a, [joined])
+                    self.steps.append(Join(tuple(melds), rack, taken, joined.meld))
+                    return True
+        return False
+
+    def _take_off(self, piece: _Piece) -> None:
+        """Lift a whole piece off the table: its tiles go where they are going."""
+        staying = piece.meld.counts() - Counter(t for t, _ in piece.out)
+        self._lift(piece, list(piece.out))
+        j = piece.target
+        if j is not None:
+            self.loose[j] += staying
+        self.pieces.remove(piece)
+        self.steps.append(Take(piece.meld, piece.meld.tiles, ()))
+        if j is not None and not self._of(j):
+            self.unplayed.append(j)
+
+    def _take_whole(self) -> bool:
+        """Last resort: lift a whole piece off the table for its new meld."""
+        for piece in self.pieces:
+            j = piece.target
+            if j is not None and not piece.out and len(self._of(j)) > 1:
+                self.loose[j] += piece.meld.counts()
+                self.pieces.remove(piece)
+                self.steps.append(Take(piece.meld, piece.meld.tiles, ()))
+                if not self._of(j):
+                    self.unplayed.append(j)
+                return True
+        return False
+
+    def _relay(self) -> bool:
+        """A meld that holds its new tiles but lies otherwise: lay it out as the new meld."""
+        for piece in self.pieces:
+            j = piece.target
+            if (
+                j is not None
+                and not piece.out
+                and len(self._of(j)) == 1
+                and piece.meld.counts() == self.new[j].counts()
+                and piece.meld != self.new[j]
+            ):
+                self.steps.append(Rearrange((piece.meld,), (), (), (self.new[j],)))
+                piece.meld = self.new[j]
+                return True
+        return False
+
+    def run(self) -> list[Step]:
+        """Every step, until the table is the new table."""
+        kinds = (
+            self._retarget,
+            lambda: self._extend(mend=True),
+            self._play,
+            self._swap,
+            self._extend,
+            lambda: self._take(broken=False),
+            self._join,
+            lambda: self._take(broken=True),
+            self._take_whole,
+            self._relay,
+        )
+        budget = 4 * (sum(len(m) for m in self.new) + len(self.old)) + 10
+        while self.unplayed or not all(self._done(p) for p in self.pieces):
+            budget -= 1
+            if budget < 0 or not any(kind() for kind in kinds):
+                raise SolverError("the explanation found no way to carry out the move (a bug)")
+        return self.steps
+
+
+def _picked_up(move: Move, flow: _Flow) -> list[Tile]:
+    """The tiles :func:`rummikub.models.moves.picked_up` counts, for the flow's pairing."""
+    old, new = move.position.table, move.melds
+    left = Counter[Tile]()
+    for i, meld in enumerate(old):
+        j = flow.survivor.get(i)
+        left += meld.counts() - new[j].counts() if j is not None else meld.counts()
+    return sorted_tiles(left.elements())
+
+
+def _origins(move: Move, flow: _Flow) -> list[tuple[Origin, int | None]]:
+    """Each new meld's origin and the old meld it becomes, by the tile flow."""
+    becomes_of = {j: i for i, j in flow.survivor.items()}
+    out: list[tuple[Origin, int | None]] = []
+    for j, nm in enumerate(move.table):
+        i = becomes_of.get(j)
+        if i is None:
+            rack_only = all(s == RACK for s in flow.sources[j])
+            out.append((Origin.NEW if rack_only else Origin.REBUILT, None))
+            continue
+        old = move.position.table[i].counts()
+        new = nm.meld.counts()
+        if old == new:
+            out.append((Origin.KEPT, i))
+        elif all(t.is_joker for t in old - new):  # tiles added, or a joker swapped out
+            out.append((Origin.EXTENDED, i))
         else:
-            plan.steps.append(Split(meld, parts))
-        for j, piece in pieces:
-            plan.bases[j].append(piece)
-            plan.pieces += 1
+            out.append((Origin.REBUILT, i))
+    return out
 
-    def _build(self, j: int, plan: _Plan) -> None:
-        """The step that completes new meld ``j`` from its pieces, rack and loose tiles."""
-        result = self.new[j]
-        bases = plan.bases.pop(j, [])
-        rack = _in_order(self.rack[j], result.tiles)
-        taken = _in_order(plan.loose.pop(j, Counter()), result.tiles)
-        on_table = Counter(t for b in bases for t in b.tiles)
-        if on_table + Counter(rack) + Counter(taken) != result.counts():
-            raise AssertionError(f"the parts of '{result}' do not add up")
-        if not bases:
-            plan.steps.append(Play(result, rack, taken))
-        elif len(bases) > 1:
-            first = {t: q for q, t in reversed(list(enumerate(result.tiles)))}
-            bases.sort(key=lambda b: min(first[t] for t in b.tiles if not t.is_joker))
-            plan.steps.append(Join(tuple(bases), rack, taken, result))
-        elif rack or taken:
-            plan.steps.append(Extend(bases[0], rack, taken, result))
-        elif bases[0] != result:
-            plan.steps.append(Rearrange((bases[0],), (), (), (result,)))
 
-    def _group(self, olds: list[int], news: list[int]) -> list[Step]:
-        """The steps of one connected group: each new meld once its parts are ready."""
-        plan = _Plan()
-        for j in news:
-            for i in sorted(self._feeders(j), key=self._frees_jokers):
-                self._break(i, plan)
-            self._build(j, plan)
-        # Described as one rearrangement: a group of old melds all taken apart to the last
-        # tile, or one that would leave too many illegal pieces lying about.
-        if plan.awkward > _MAX_AWKWARD or (len(olds) > 1 and not plan.pieces):
-            rack = tuple(
-                t
-                for j in news
-                for t, s in zip(self.new[j].tiles, self.flow.sources[j], strict=True)
-                if s == RACK
-            )
-            melds = tuple(self.old[i] for i in olds)
-            return [Rearrange(melds, rack, (), tuple(self.new[j] for j in news))]
-        return plan.steps
+def _meld_value(meld: Meld, rules: RuleSet) -> int:
+    """What a meld counts toward the opening: its best reading, jokers as their tiles."""
+    return max((r.value for r in meld.readings(rules)), default=0)
 
-    def steps(self) -> list[Step]:
-        """Every step, group by group in the order of the new table."""
-        parent = list(range(len(self.old) + len(self.new)))
 
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
+def _best_melds(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, tuple[Meld, ...]]:
+    """Disjoint legal sets of these tiles worth the most (some tiles may be left over), in
+    as few sets as that allows."""
+    memo: dict[tuple[Tile, ...], tuple[int, tuple[Meld, ...]]] = {}
 
-        offset = len(self.old)
-        for i, dests in enumerate(self.flow.where):
-            for j in dests:
-                parent[find(i)] = find(offset + j)
-        groups: dict[int, tuple[list[int], list[int]]] = {}
-        for j in range(len(self.new)):
-            groups.setdefault(find(offset + j), ([], []))[1].append(j)
-        for i in range(len(self.old)):
-            groups[find(i)][0].append(i)
-        order = list(groups.values())
-        if self.initial:  # the opening meld (melds of rack tiles alone) goes down first
-            order.sort(key=lambda group: bool(group[0]))
-        out: list[Step] = []
-        for olds, news in order:
-            out += self._group(olds, news)
-        return out
+    def best(rest: tuple[Tile, ...]) -> tuple[int, tuple[Meld, ...]]:
+        if not rest:
+            return 0, ()
+        if rest in memo:
+            return memo[rest]
+        first, others = rest[0], rest[1:]
+        found = best(others)
+        near = [
+            k
+            for k, u in enumerate(others)
+            if u.is_joker or first.is_joker or u.colour == first.colour or u.number == first.number
+        ]
+        longest = max(rules.colours, rules.numbers) - 1
+        for size in range(rules.min_len - 1, min(len(near), longest) + 1):
+            for chosen in set(combinations(near, size)):
+                meld = Meld((first, *(others[k] for k in chosen)))
+                value = _meld_value(meld, rules)
+                if not value and not meld.is_legal(rules):
+                    continue
+                left = tuple(u for k, u in enumerate(others) if k not in chosen)
+                sub_value, sub = best(left)
+                if (value + sub_value, -len(sub) - 1) > (found[0], -len(found[1])):
+                    laid = Meld(meld.readings(rules)[0].laid_out())
+                    found = (value + sub_value, (laid, *sub))
+        memo[rest] = found
+        return found
+
+    return best(tuple(sorted_tiles(tiles)))
+
+
+def _opening(move: Move, flow: _Flow) -> tuple[Meld, ...]:
+    """The opening meld of an opening turn: the new melds of rack tiles alone when they are
+    worth enough, else (the turn went on to the table) sets of the placed tiles worth most."""
+    position = move.position
+    if not position.initial or move.is_draw:
+        return ()
+    rules = position.rules
+    own = tuple(
+        meld
+        for meld, row in zip(move.melds, flow.sources, strict=True)
+        if all(source == RACK for source in row)
+    )
+    if sum(_meld_value(m, rules) for m in own) >= rules.initial_threshold:
+        return own
+    return _best_melds(move.placed, rules)[1]
+
+
+def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
+    """The rest of an opening turn that goes on to the table: the same new table, reached
+    from the old table with the opening meld laid down and its tiles off the rack."""
+    from dataclasses import replace
+
+    position = move.position
+    laid = Counter(t for m in opening for t in m.tiles)
+    rack = list(position.rack)
+    for tile in laid.elements():
+        rack.remove(tile)
+    after = Position((*position.table, *opening), tuple(rack), False, position.rules)
+    unmark = Counter(laid)
+    table = []
+    for nm in move.table:
+        marks = list(nm.from_rack)
+        for q, tile in enumerate(nm.meld.tiles):
+            if marks[q] and unmark[tile] > 0:
+                unmark[tile] -= 1
+                marks[q] = False
+        table.append(replace(nm, from_rack=tuple(marks), source=None))
+    placed = list(move.placed)
+    for tile in laid.elements():
+        placed.remove(tile)
+    return replace(move, position=after, table=tuple(table), placed=tuple(placed))
+
+
+def _steps(move: Move, flow: _Flow, opening: Sequence[Meld]) -> list[Step]:
+    """The steps; an opening that goes on to the table lays its opening meld first."""
+    if not opening or not move.position.rules.continue_after_initial:
+        return _Explainer(move, flow).run()
+    if Counter(t for m in opening for t in m.tiles) == Counter(move.placed) and all(
+        m in move.melds for m in opening
+    ):
+        return _Explainer(move, flow).run()  # nothing but the opening meld goes down
+    plays: list[Step] = [Play(m, m.tiles) for m in opening]
+    rest = _after_opening(move, opening)
+    return plays + _Explainer(rest, _flow(rest)).run()
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A move as a person at the table sees it.
+
+    ``steps`` carry the move out (empty when not asked for); ``provenance`` says, per new
+    meld and tile, ``"rack"`` or the old meld it comes from; ``origins`` and ``sources`` say
+    per new meld whether it is kept, extended, new or rebuilt and which old meld it becomes
+    (see :func:`rummikub.models.moves.becomes`); ``picked_up`` are the table tiles the move
+    picks up (:func:`rummikub.models.moves.picked_up`), the "moved" of reports. For an
+    opening turn, ``opening`` is the opening meld and ``opening_value`` what it counts
+    toward the threshold (jokers as the tiles they stand for); ``goes_out`` says the rack
+    is emptied.
+    """
+
+    steps: tuple[Step, ...]
+    provenance: tuple[tuple[Source, ...], ...]
+    origins: tuple[Origin, ...]
+    sources: tuple[int | None, ...]
+    picked_up: tuple[Tile, ...]
+    opening: tuple[Meld, ...] = ()
+    opening_value: int | None = None
+    goes_out: bool = False
+
+
+def explanation(move: Move, steps: bool = True) -> Explanation:
+    """Everything a report says about a move beyond the move itself, worked out once."""
+    flow = _flow(move)
+    opening = _opening(move, flow)
+    walkthrough = _steps(move, flow, opening) if steps else []
+    origins = _origins(move, flow)
+    rules = move.position.rules
+    return Explanation(
+        tuple(walkthrough),
+        tuple(tuple(row) for row in flow.sources),
+        tuple(o for o, _ in origins),
+        tuple(i for _, i in origins),
+        tuple(_picked_up(move, flow)),
+        opening,
+        sum(_meld_value(m, rules) for m in opening) if opening else None,
+        not move.is_draw and not move.rack_left,
+    )
 
 
 def explain(move: Move) -> list[Step]:
@@ -415,10 +737,10 @@ def explain(move: Move) -> list[Step]:
     Replaying them with :func:`rummikub.models.steps.replay` on the move's position gives
     exactly the new table (the same melds, tile for tile) and the move's rack.
     """
-    return _Explainer(move, _flow(move)).steps()
+    return list(explanation(move).steps)
 
 
 def explained(move: Move) -> tuple[list[Step], list[tuple[Source, ...]]]:
     """The steps and the provenance of a move together, the tile flow worked out once."""
-    flow = _flow(move)
-    return _Explainer(move, flow).steps(), [tuple(row) for row in flow.sources]
+    told = explanation(move)
+    return list(told.steps), list(told.provenance)

@@ -18,16 +18,25 @@ class Status(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """How long the solver may search, and with how many threads."""
+    """How long the solver may search, and with how many threads.
+
+    ``deterministic`` bounds the work instead of the clock (CP-SAT's deterministic time,
+    roughly a second of work per unit on one core): with one worker, a solve stopped by it
+    returns the same move on any machine under any load. The CBC and HiGHS backends only
+    have ``seconds``.
+    """
 
     seconds: float = DEFAULT_TIME_LIMIT
     workers: int = 1
+    deterministic: float | None = None
 
     def __post_init__(self) -> None:
         from rummikub.models.errors import SolverError
 
         if not self.seconds > 0:
             raise SolverError(f"time limit must be positive, got {self.seconds}")
+        if self.deterministic is not None and not self.deterministic > 0:
+            raise SolverError(f"deterministic limit must be positive, got {self.deterministic}")
         if self.workers < 1:
             raise SolverError(f"workers must be at least 1, got {self.workers}")
 

@@ -106,9 +106,9 @@ class Move:
         Per meld, ``provenance`` says where each tile came from (``"rack"`` or the index of
         the old table meld); ``steps`` lists how a person carries the move out.
         """
-        from rummikub.solver.explain import RACK, explained, provenance  # they import us
+        from rummikub.solver.explain import RACK, explanation  # it imports us
 
-        walkthrough, sources = explained(self) if steps else ([], provenance(self))
+        told = explanation(self, steps)
         jokers = [
             {"meld": i, "position": slot, "stands_for": tiles_json(tiles)}
             for i, new in enumerate(self.table)
@@ -127,20 +127,25 @@ class Move:
             "melds": [
                 {
                     "tiles": m.meld.tokens(),
-                    "origin": str(m.origin),
-                    "source": m.source,
+                    "origin": str(origin),
+                    "source": source,
                     "placed": [str(t) for t, s in zip(m.meld.tiles, row, strict=True) if s == RACK],
                     "provenance": list(row),
                 }
-                for m, row in zip(self.table, sources, strict=True)
+                for m, row, origin, source in zip(
+                    self.table, told.provenance, told.origins, told.sources, strict=True
+                )
             ],
             "jokers": jokers,
             "rack": tiles_json(self.rack_left),
-            "moved": len(self.moved),
-            "moved_tiles": tiles_json(sorted_tiles(self.moved)),
+            "goes_out": told.goes_out,
+            "opening": [tiles_json(m.tiles) for m in told.opening],
+            "opening_value": told.opening_value,
+            "moved": len(told.picked_up),
+            "moved_tiles": tiles_json(told.picked_up),
             "scores": dict(self.scores),
         }
         if steps:
-            payload["steps"] = [step.to_json() for step in walkthrough]
+            payload["steps"] = [step.to_json() for step in told.steps]
         payload["seconds"] = round(self.seconds, 6)
         return payload

@@ -103,7 +103,7 @@ def test_solve_takes_one_limit_and_formulate_turn_states_its_arguments() -> None
 
 
 def test_one_default_per_time_limit_and_the_cli_shows_it() -> None:
-    from rummikub.arena.players import TURN_TIME_LIMIT
+    from rummikub.arena.players import TURN_WORK_LIMIT
     from rummikub.cli.arena import arena
     from rummikub.cli.main import main
     from rummikub.solver import DEFAULT_TIME_LIMIT
@@ -112,7 +112,7 @@ def test_one_default_per_time_limit_and_the_cli_shows_it() -> None:
     solve_command = main.commands["solve"]
     defaults = {p.name: p.default for p in solve_command.params}
     assert defaults["time_limit"] == DEFAULT_TIME_LIMIT
-    assert {p.name: p.default for p in arena.params}["time_limit"] == TURN_TIME_LIMIT
+    assert {p.name: p.default for p in arena.params}["time_limit"] == TURN_WORK_LIMIT
 
 
 def test_pulp_is_a_core_dependency_so_cbc_works_after_a_plain_install() -> None:

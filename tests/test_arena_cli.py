@@ -47,7 +47,7 @@ def test_list_names_every_strategy_in_one_line_each() -> None:
     for name in (
         "never-play",
         "sets-only",
-        "optimal",
+        "max-tiles",
         "greedy",
         "max-value",
         "hold-back",
@@ -87,7 +87,7 @@ def test_text_report_csv_record_and_replay(tmp_path: Path) -> None:
     table, games, record = tmp_path / "p.csv", tmp_path / "g.csv", tmp_path / "r.jsonl"
     code, out, err = run(
         "--players",
-        "optimal,human",
+        "max-tiles,human",
         "--games",
         "4",
         "--seed",
@@ -100,9 +100,9 @@ def test_text_report_csv_record_and_replay(tmp_path: Path) -> None:
         str(record),
     )
     assert code == 0, err
-    assert "win rate" in out and "optimal vs human" in out and "games/s" in out
+    assert "win rate" in out and "max-tiles vs human" in out and "games/s" in out
     rows = list(csv.DictReader(table.open()))
-    assert [r["name"] for r in rows] == ["optimal", "human"]
+    assert [r["name"] for r in rows] == ["max-tiles", "human"]
     assert sum(int(r["wins"]) for r in rows) == 4
     assert len(list(csv.DictReader(games.open()))) == 4
     code, out, err = run("--replay", str(record))
@@ -154,7 +154,7 @@ def test_custom_players_from_module_callable(
 
 
 def test_bad_input_is_one_line_exit_two() -> None:
-    for args in (["--players", "optimal,nobody"], ["--players", "optimal"], []):
+    for args in (["--players", "max-tiles,nobody"], ["--players", "max-tiles"], []):
         code, _, err = run(*args)
         assert code == 2, args
         assert err.startswith("error: ") and err.count("\n") == 1

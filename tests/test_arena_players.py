@@ -32,7 +32,7 @@ def test_the_required_strategies_are_built_in_and_documented() -> None:
     assert {
         "never-play",
         "sets-only",
-        "optimal",
+        "max-tiles",
         "greedy",
         "max-value",
         "hold-back",
@@ -43,10 +43,16 @@ def test_the_required_strategies_are_built_in_and_documented() -> None:
         assert strategy.summary and "\n" not in strategy.summary
 
 
+def test_optimal_is_the_old_name_of_max_tiles() -> None:
+    assert "optimal" not in strategy_names()
+    old, new = make_player("optimal"), make_player("max-tiles")
+    assert type(old) is type(new) and vars(old) == vars(new)
+
+
 @pytest.mark.parametrize(
     "lineup",
     [
-        ("optimal", "max-value", "keep-jokers", "hold-back"),
+        ("max-tiles", "max-value", "keep-jokers", "hold-back"),
         ("sets-only", "human", "greedy", "never-play"),
     ],
 )
@@ -129,7 +135,7 @@ def test_custom_module_callable_players(tmp_path: Path, monkeypatch: pytest.Monk
     assert lazy.__name__ == "lazy"  # type: ignore[attr-defined]
     counting = make_player("my_bots:Counting")  # a class: a fresh instance per call
     assert counting is not make_player("my_bots:Counting")
-    game = play_game([counting, make_player("optimal")], 3)
+    game = play_game([counting, make_player("max-tiles")], 3)
     assert game.turns_taken[0] == counting.turns > 0  # type: ignore[attr-defined]
     with pytest.raises(ArenaError, match="cannot import"):
         make_player("no_such_module_here:bot")

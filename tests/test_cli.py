@@ -249,4 +249,4 @@ def test_no_steps_leaves_them_out_of_json_and_human_output() -> None:
     code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--no-color", "--no-steps")
     assert code == 0 and "Steps:" not in out
     code, out, _ = run("solve", str(EXAMPLES / "midgame.txt"), "--no-color")
-    assert "Steps:" in out and "1. Extend" in out
+    assert "Steps:" in out and "1. Play k11 j k13" in out and "2. Extend" in out

@@ -1,0 +1,208 @@
+"""The ``planner`` strategy: candidate moves from the solver, and a plan for when to hold.
+
+Every turn the planner asks the solver for a few candidate moves (:func:`candidates`):
+
+* ``play all`` — the most tiles the rack can place (the ``max-tiles`` move);
+* ``open small`` — before opening, the fewest tiles of that move worth the threshold;
+* ``keep jokers`` — the most real tiles, a joker only where it lets more real tiles down;
+* ``hold`` — draw (or pass), keeping the whole rack.
+
+It then chooses with a plan tuned in the arena (:class:`PlannerParams`): open as soon as it
+can with as little as it can; then hold everything back until the move that empties the
+rack. Tiles on the table feed every opponent, while rack tiles that fit now still fit
+later (the table only grows), and in a game of hoarders the first to play loses: the
+other goes out on the richer table. With the pool empty it passes when its rack is worth
+less than what each opponent is expected to hold (a blocked round goes to the lowest
+rack), and otherwise plays the most tiles it can, keeping its jokers where they let no
+more real tiles down. The knobs that made it play earlier (a small rack, a low pool, an
+opponent close to going out) all lost games in the arena; they stay as parameters.
+
+The planner is deterministic: the solver runs single-threaded under a deterministic work
+limit, and nothing else is random, so a seeded game replays move for move.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummikub.arena.heuristic import meld_value
+from rummikub.arena.protocol import DRAW, Play, PlayerView
+from rummikub.models.generate import full_set
+from rummikub.models.meld import Meld
+from rummikub.models.position import Position
+from rummikub.models.tile import Tile, sorted_tiles
+
+DEFAULT_WORK_LIMIT = 5.0  # deterministic seconds per solve, as for the other solver players
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move the planner considers: a label, the play, and the rack tiles it keeps back."""
+
+    label: str
+    play: Play
+    kept: tuple[Tile, ...]
+
+    @property
+    def goes_out(self) -> bool:
+        """Whether the move empties the rack."""
+        return not self.kept and not self.play.is_draw
+
+
+@dataclass(frozen=True)
+class PlannerParams:
+    """The plan's knobs (the defaults are the ones tuned in the arena, see the README)."""
+
+    open_small: bool = True  # open with the fewest tiles worth the threshold
+    hold_at: int = 0  # after opening, play while the rack holds fewer tiles than this
+    pool_low: int = 0  # play when the pool holds at most this many tiles
+    danger: int = 0  # play when an opponent holds at most this many tiles (0: never)
+    keep_jokers_late: bool = True  # a non-final play keeps its jokers where it can
+
+
+class Solver:
+    """Single-threaded solves under a deterministic work limit; counts them."""
+
+    def __init__(self, work_limit: float = DEFAULT_WORK_LIMIT) -> None:
+        from rummikub.solver import Limit
+
+        self.limit = Limit(seconds=math.inf, workers=1, deterministic=work_limit)
+        self.solves = 0
+
+    def play(self, view: PlayerView, keep_jokers: bool = False) -> Play:
+        """The most tiles this turn can place (rack alone before opening); a draw if none."""
+        from rummikub.solver import solve
+
+        self.solves += 1
+        if not view.opened:
+            position = Position((), view.rack, True, view.rules)
+            move = solve(position, "tiles", keep_jokers=keep_jokers, limit=self.limit)
+            return DRAW if move.is_draw else Play(view.table + tuple(move.melds), move.placed)
+        move = solve(view.position(), "tiles", keep_jokers=keep_jokers, limit=self.limit)
+        return DRAW if move.is_draw else Play(tuple(move.melds), move.placed)
+
+
+def _left(rack: Sequence[Tile], placed: Sequence[Tile]) -> tuple[Tile, ...]:
+    """The rack tiles a play keeps back."""
+    left = list(rack)
+    for tile in placed:
+        left.remove(tile)
+    return tuple(sorted_tiles(left))
+
+
+def smallest_opening(view: PlayerView, full: Play) -> Play:
+    """The fewest of an opening play's new melds that still reach the threshold.
+
+    Ties go to fewer jokers, then to more value. ``full`` must be an opening play (its new
+    melds come after the table's).
+    """
+    rules = view.rules
+    fresh = full.melds[len(view.table) :]
+    best: tuple[Meld, ...] = tuple(fresh)
+    best_key = (sum(len(m) for m in fresh), sum(m.jokers for m in fresh), 0)
+    for size in range(1, len(fresh)):
+        for chosen in itertools.combinations(fresh, size):
+            value = sum(meld_value(m, rules) for m in chosen)
+            if value < rules.initial_threshold:
+                continue
+            key = (sum(len(m) for m in chosen), sum(m.jokers for m in chosen), -value)
+            if key < best_key:
+                best, best_key = chosen, key
+    return Play(view.table + best, tuple(t for m in best for t in m.tiles))
+
+
+def candidates(view: PlayerView, solver: Solver, *, keep_jokers: bool = True) -> list[Candidate]:
+    """The moves worth weighing this turn: play all, open small, keep jokers, hold.
+
+    The list starts with ``play all`` when anything can be placed and always ends with
+    ``hold``; moves that place the same tiles as an earlier one are left out.
+    """
+    found: list[Candidate] = []
+    full = solver.play(view)
+    if not full.is_draw:
+        found.append(Candidate("play all", full, _left(view.rack, full.placed)))
+        if not view.opened:
+            small = smallest_opening(view, full)
+            if len(small.placed) < len(full.placed):
+                found.append(Candidate("open small", small, _left(view.rack, small.placed)))
+        elif keep_jokers and any(t.is_joker for t in full.placed):
+            thrifty = solver.play(view, keep_jokers=True)
+            if not thrifty.is_draw and sorted_tiles(thrifty.placed) != sorted_tiles(full.placed):
+                found.append(Candidate("keep jokers", thrifty, _left(view.rack, thrifty.placed)))
+    found.append(Candidate("hold", DRAW, view.rack))
+    return found
+
+
+def unseen_tiles(view: PlayerView) -> list[Tile]:
+    """The tiles this player cannot see: the pool and the other racks, together."""
+    unseen = full_set(view.rules)
+    unseen.subtract(view.rack)
+    for meld in view.table:
+        unseen.subtract(meld.tiles)
+    return sorted_tiles(unseen.elements())
+
+
+def rack_value(tiles: Sequence[Tile], joker_penalty: int) -> int:
+    """What a rack counts against its owner at the end of a round."""
+    return sum(joker_penalty if t.number is None else t.number for t in tiles)
+
+
+class Planner:
+    """The ``planner`` strategy (see the module docstring); ``solves`` counts solver calls."""
+
+    def __init__(
+        self, params: PlannerParams | None = None, work_limit: float = DEFAULT_WORK_LIMIT
+    ) -> None:
+        self.params = params or PlannerParams()
+        self.solver = Solver(work_limit)
+
+    @property
+    def solves(self) -> int:
+        """Solver calls so far."""
+        return self.solver.solves
+
+    def choose(self, view: PlayerView, options: Sequence[Candidate]) -> Candidate:
+        """The candidate the plan picks from ``options`` (which end with ``hold``)."""
+        params = self.params
+        by_label = {c.label: c for c in options}
+        hold = by_label["hold"]
+        full = by_label.get("play all")
+        if full is None:
+            return hold
+        if full.goes_out:
+            return full
+        if not view.opened:
+            small = by_label.get("open small")
+            return small if params.open_small and small is not None else full
+        if view.pool_size == 0 and self._wins_if_blocked(view):
+            return hold
+        pressed = (
+            len(view.rack) < params.hold_at
+            or view.pool_size <= params.pool_low
+            or min(view.opponents_rack_sizes) <= params.danger
+        )
+        if not pressed:
+            return hold
+        return by_label.get("keep jokers", full) if params.keep_jokers_late else full
+
+    def _wins_if_blocked(self, view: PlayerView) -> bool:
+        """Whether this rack is worth less than any opponent's expected rack."""
+        unseen = unseen_tiles(view)
+        penalty = view.rules.joker_penalty
+        mean = rack_value(unseen, penalty) / len(unseen) if unseen else 0.0
+        mine = rack_value(view.rack, penalty)
+        return all(mine < mean * size for size in view.opponents_rack_sizes)
+
+    def __call__(self, view: PlayerView) -> Play:
+        # The keep-jokers solve is asked for only when the plan is to play short of going
+        # out: most turns cost one solve.
+        options = candidates(view, self.solver, keep_jokers=False)
+        choice = self.choose(view, options)
+        thrifty = self.params.keep_jokers_late and view.opened
+        playing_short = choice.label == "play all" and not choice.goes_out
+        if thrifty and playing_short and any(t.is_joker for t in choice.play.placed):
+            choice = self.choose(view, candidates(view, self.solver, keep_jokers=True))
+        return choice.play

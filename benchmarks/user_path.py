@@ -1,0 +1,113 @@
+"""The whole user path at scale, per joker rule: failures (must be 0) and solve times.
+
+Every position (``tests/user_path.py``: random joker-heavy positions, the presets in turn
+with the joker rule set) goes through what a user runs: solve, explain, ``--json`` and the
+text render of the CLI, replay of the steps (``rummikub.models.steps.replay``) and the
+independent validator (``rummikub.models.validation``). Prints, per joker rule, positions,
+failures, the solve time median / p95 / p99 / max (wall, in the process) and how many
+answers free a table joker (a swap step).
+
+    python benchmarks/user_path.py                          # 3,000 positions per rule
+    python benchmarks/user_path.py --rules strict --positions 500 --json out.json
+    python benchmarks/user_path.py --rules locked --seed 3001 --budget 540   # bounded run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from common import percentile
+from user_path import (
+    JOKER_RULES,
+    PRESET_NAMES,
+    UserPathError,
+    joker_heavy_position,
+    rules_for,
+    run_user_path,
+)
+
+
+def run_rule(
+    joker_rule: str, positions: int, seed: int, budget: float = float("inf")
+) -> dict[str, object]:
+    """The user path on ``positions`` positions under one joker rule (every preset in turn),
+    stopping early once ``budget`` seconds have passed."""
+    times: list[float] = []
+    failures: list[str] = []
+    swaps = 0
+    start = time.perf_counter()
+    done = 0
+    try:
+        for k in range(positions):
+            if time.perf_counter() - start > budget:
+                print(
+                    f"  {joker_rule}: time budget reached after {done} positions", file=sys.stderr
+                )
+                break
+            preset = PRESET_NAMES[k % len(PRESET_NAMES)]
+            position = joker_heavy_position(seed + k, rules_for(preset, joker_rule))
+            try:
+                result = run_user_path(position, thorough=False)
+            except UserPathError as error:
+                failures.append(f"seed {seed + k} preset {preset}: {error}")
+                continue
+            finally:
+                done += 1
+            times.append(result.solve_seconds)
+            swaps += result.swaps
+    except KeyboardInterrupt:  # stopped early (timeout -s INT): report what ran
+        print(f"  {joker_rule}: interrupted after {done} positions", file=sys.stderr)
+    times.sort()
+    return {
+        "joker_rule": joker_rule,
+        "positions": done,
+        "failures": len(failures),
+        "failure_examples": failures[:3],
+        "answers_with_a_swap": swaps,
+        "median_ms": 1000 * percentile(times, 50),
+        "p95_ms": 1000 * percentile(times, 95),
+        "p99_ms": 1000 * percentile(times, 99),
+        "max_ms": 1000 * max(times, default=0.0),
+        "wall_s": time.perf_counter() - start,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=3000, help="per joker rule")
+    parser.add_argument("--rules", nargs="+", choices=JOKER_RULES, default=list(JOKER_RULES))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--budget", type=float, default=float("inf"), help="seconds per rule at most (stops early)"
+    )
+    args = parser.parse_args()
+    print(
+        f"{'rule':<7} {'positions':>9} {'fail':>5} {'swaps':>6} "
+        f"{'median':>8} {'p95':>8} {'p99':>8} {'max':>8} {'wall':>7}"
+    )
+    rows = []
+    for rule in args.rules:
+        row = run_rule(rule, args.positions, args.seed, args.budget)
+        rows.append(row)
+        print(
+            f"{rule:<7} {row['positions']:>9} {row['failures']:>5} "
+            f"{row['answers_with_a_swap']:>6} {row['median_ms']:>6.1f}ms {row['p95_ms']:>6.1f}ms "
+            f"{row['p99_ms']:>6.1f}ms {row['max_ms']:>6.0f}ms {row['wall_s']:>6.0f}s",
+            flush=True,
+        )
+        for example in row["failure_examples"]:  # type: ignore[attr-defined]
+            print("  " + str(example).replace("\n", "\n  "))
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2))
+    sys.exit(1 if any(row["failures"] for row in rows) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""``rummikub advise``: play all, play part or hold? Each candidate move's chance to win.
+
+A thin layer over :mod:`rummikub.arena.advice`; the arena and the solver load only when the
+command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rummikub.cli.errors import fail
+from rummikub.cli.errors import guard as _guard
+
+if TYPE_CHECKING:
+    from rummikub.arena.advice import Advice
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.replace(",", " ").split())
+    except ValueError:
+        fail(f"--opponents takes the opponents' rack sizes like '6 9 11', got {text!r}")
+    if not sizes:
+        fail("--opponents is empty: give each opponent's rack size, like '6 9 11'")
+    return sizes
+
+
+def _tiles(tiles: list[str]) -> str:
+    return " ".join(tiles) if tiles else "-"
+
+
+def render_text(advice: Advice, executor: str, jobs: int) -> str:
+    """The table of candidates, the recommendation and what each move keeps back."""
+    from rummikub.arena.advice import describe
+
+    data = advice.to_json()
+    situation = advice.situation
+    rack = len(situation.position.rack)
+    lines = [
+        f"Your turn: {rack} tiles on your rack, {situation.players} players, pool "
+        f"{situation.pool}, opponents hold {' '.join(map(str, situation.opponents))} "
+        f"(played out as {advice.model})",
+        "",
+        f"  {'move':<12} {'places':>6} {'keeps':>5} {'win chance':>10}  {'95% CI':<13} "
+        f"{'mean score':>10}",
+    ]
+    for entry in data["candidates"]:
+        low, high = entry["win_chance_ci"]
+        score = "" if entry["mean_score"] is None else f"{entry['mean_score']:+.1f}"
+        lines.append(
+            f"  {entry['move']:<12} {len(entry['placed']):>6} {len(entry['kept']):>5} "
+            f"{100 * entry['win_chance']:>9.1f}%  {f'{100 * low:.0f}%-{100 * high:.0f}%':<13} "
+            f"{score:>10}"
+        )
+    best = advice.best
+    lines += ["", f"Recommended: {best.candidate.label} ({describe(best)})"]
+    for entry in data["candidates"]:
+        if entry["placed"]:
+            placed, kept = _tiles(entry["placed"]), _tiles(entry["kept"])
+            lines.append(f"  {entry['move']}: places {placed}; keeps {kept}")
+    if data["rollouts"]:
+        lines.append(
+            f"{data['rollouts']} rollouts per move in {data['seconds']:.1f} s "
+            f"({executor}, {jobs} job{'s' if jobs != 1 else ''}, seed {data['seed']})"
+        )
+    else:
+        lines.append("Going out wins the round: no rollouts needed.")
+    return "\n".join(lines)
+
+
+@click.command(
+    help="""Play all, play part, or hold? Estimate each candidate move's chance to win.
+
+\b
+The candidates are the planner's: the move placing the most tiles,
+a smaller opening, the same keeping jokers back, and holding (draw).
+Each is played out to the end of the round on random deals of the
+tiles you cannot see (into the opponents' racks, at their sizes, and
+the pool), you as the planner, the opponents as --model; the same
+deals for every candidate. The move with the highest win chance is
+recommended.
+\b
+POSITION is a position file as for `rummikub solve` (or --table and
+--rack; --initial if you have not opened yet). The tiles you cannot
+see must add up: pool + the opponents' racks.
+\b
+Examples:
+  rummikub advise position.txt --players 4 --pool 40 --opponents "6 9 11"
+  rummikub advise --table 'k1-4 | o9-13' --rack 'o8 k13 j b2 r5 r6' --opponents 14
+  rummikub advise position.txt --opponents "6 9 11" --time 30 --json
+  rummikub advise position.txt --opponents "6 9 11" --executor ray
+""",
+)
+@click.argument("position", required=False, metavar="[POSITION]")
+@click.option("--table", "-t", help="Table melds, e.g. 'k1-4 | o9-13 | rbk7'.")
+@click.option("--rack", "-r", help="Rack tiles, e.g. 'o8 k13 j b2'.")
+@click.option("--initial", is_flag=True, help="You have not made your opening meld yet.")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=None,
+    help="Players at the table, you included (default: one more than --opponents).",
+)
+@click.option(
+    "--opponents",
+    required=True,
+    metavar="SIZES",
+    help="The opponents' rack sizes in turn order after you, e.g. '6 9 11'.",
+)
+@click.option(
+    "--pool",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Tiles left to draw (default: the unseen tiles the opponents do not hold).",
+)
+@click.option(
+    "--model",
+    default="max-tiles",
+    show_default=True,
+    help="How the opponents play in the rollouts (a built-in strategy, see arena --list).",
+)
+@click.option(
+    "--rollouts",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="Random deals each candidate is played out on (reproducible for a --seed).",
+)
+@click.option(
+    "--time",
+    "seconds",
+    type=click.FloatRange(min=0.1),
+    default=None,
+    help="Think this many seconds instead: as many rollouts as fit.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="Worker processes for the rollouts (default: every core).",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["process", "ray", "serial"]),
+    default="process",
+    show_default=True,
+    help="Where rollouts run: local processes, a Ray cluster (pip install 'rummikub[ray]'), "
+    "or this process.",
+)
+@click.option("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS).")
+@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule preset or rules file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_guard
+def advise(
+    position: str | None,
+    table: str | None,
+    rack: str | None,
+    initial: bool,
+    players: int | None,
+    opponents: str,
+    pool: int | None,
+    model: str,
+    rollouts: int,
+    seconds: float | None,
+    seed: int,
+    jobs: int | None,
+    executor: str,
+    ray_address: str | None,
+    rules_spec: str | None,
+    as_json: bool,
+) -> None:
+    from rummikub.arena.advice import Situation
+    from rummikub.arena.advice import advise as weigh
+    from rummikub.cli.main import _load_position
+    from rummikub.models.presets import resolve_rules
+
+    sizes = _sizes(opponents)
+    if players is not None and players != len(sizes) + 1:
+        fail(f"--players {players} but --opponents gives {len(sizes)} rack sizes")
+    loaded = _load_position(position, table, rack, initial, "auto", resolve_rules(rules_spec))
+    if executor == "ray":
+        from rummikub.arena.executors import import_ray
+
+        import_ray()
+    jobs = jobs or os.cpu_count() or 1
+    situation = Situation.of(loaded, sizes, pool)
+    advice = weigh(
+        situation,
+        rollouts=rollouts,
+        seconds=seconds,
+        seed=seed,
+        model=model,
+        executor=executor,
+        jobs=jobs,
+        ray_address=ray_address,
+    )
+    if as_json:
+        out: dict[str, Any] = advice.to_json()
+        click.echo(json.dumps(out))
+    else:
+        click.echo(render_text(advice, executor, jobs))

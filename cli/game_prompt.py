@@ -1,0 +1,153 @@
+"""The interactive prompt of ``rummikub game NAME``: the game's commands, one per line.
+
+It uses prompt_toolkit rather than the standard library's ``cmd``/``readline``:
+``readline`` does not exist on Windows and is libedit with other key bindings on macOS,
+while prompt_toolkit gives the same tile completion (a menu of the tiles that fit the
+command), persistent history and colours on every platform and in any terminal. When
+standard input is not a terminal the prompt reads plain lines instead, so a game can also
+be driven by a script or a pipe. Each line runs the same click command as on the command
+line, so the prompt and the shell cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+import click
+
+from rummikub.cli.errors import InputError
+from rummikub.cli.game import GAME_COMMANDS, _load, _name, _store, session
+
+if TYPE_CHECKING:
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+
+    from rummikub.arena.companion import GameState
+
+_PROMPT_HELP = (
+    "Commands: " + ", ".join(GAME_COMMANDS) + "; 'help COMMAND' for one, 'quit' to leave. "
+    "Tab completes commands and tiles."
+)
+
+
+def completions(state: GameState | None, before: str) -> list[str]:
+    """The words that may follow ``before`` (the line up to the word being typed)."""
+    parts = before.split()
+    if not parts:
+        return [*GAME_COMMANDS, "help", "quit"]
+    command = parts[0]
+    if command == "help":
+        return list(GAME_COMMANDS) if len(parts) == 1 else []
+    if state is None:
+        return []
+    if command in ("draw", "score"):
+        return [str(t) for t in sorted(state.unseen())]
+    if command in ("table", "play"):
+        return [str(t) for t in state.rules.tile_types] + ["|"]
+    return []
+
+
+def tile_completer(state: Callable[[], GameState | None]) -> Completer:
+    """A prompt_toolkit completer of :func:`completions` for the game's current state."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class TileCompleter(Completer):
+        def get_completions(
+            self, document: Document, complete_event: CompleteEvent
+        ) -> Iterator[Completion]:
+            word = document.get_word_before_cursor(WORD=True).lstrip("\"'")
+            text = document.text_before_cursor
+            before = text[: len(text) - len(word)].replace('"', " ").replace("'", " ")
+            for candidate in completions(state(), before):
+                if candidate.startswith(word.lower()) and candidate != word:
+                    yield Completion(candidate, start_position=-len(word))
+
+    return TileCompleter()
+
+
+def _run_line(ctx: click.Context, line: str) -> bool:
+    """Run one prompt line; False when the user asked to leave."""
+    try:
+        args = shlex.split(line)
+    except ValueError as error:
+        click.echo(f"error: {error}", err=True)
+        return True
+    if not args:
+        return True
+    if args[0] in ("quit", "exit", "q"):
+        return False
+    if args[0] in ("help", "?"):
+        if len(args) == 1:
+            click.echo(_PROMPT_HELP)
+            return True
+        args = [args[1], "--help"]
+    if args[0] not in GAME_COMMANDS:
+        click.echo(f"error: unknown command '{args[0]}'. {_PROMPT_HELP}", err=True)
+        return True
+    try:
+        with session.make_context(_name(ctx), args, parent=ctx.parent) as sub:
+            session.invoke(sub)
+    except click.ClickException as error:
+        if isinstance(error, InputError):
+            error.show()
+        else:
+            click.echo(f"error: {error.format_message()}", err=True)
+    except click.exceptions.Exit:
+        pass
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+    except SystemExit:
+        pass
+    return True
+
+
+def _lines_from_terminal(ctx: click.Context, name: str) -> Iterable[str]:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.history import FileHistory
+
+    from rummikub.models.errors import RummikubError
+
+    store = _store(ctx)
+    current: list[GameState | None] = [None]
+
+    store.directory.mkdir(parents=True, exist_ok=True)
+    prompt: PromptSession[str] = PromptSession(
+        history=FileHistory(str(store.directory / f".{name}.history")),
+        completer=tile_completer(lambda: current[0]),
+        complete_while_typing=False,
+    )
+    while True:
+        try:
+            now = store.load(name).history.state
+        except RummikubError:  # deleted or damaged meanwhile: the next command says how
+            now = None
+        current[0] = now
+        status = now.status() if now else "unreadable"
+        message = FormattedText(
+            [("ansicyan bold", name), ("", " · "), ("ansiyellow", status), ("", " > ")]
+        )
+        try:
+            yield prompt.prompt(message)
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return
+
+
+def interactive(ctx: click.Context) -> None:
+    """The prompt: the game's commands one per line, until 'quit' or end of input."""
+    name = _name(ctx)
+    _load(ctx)  # a missing or damaged game fails before the prompt opens
+    ctx.meta["rummikub.interactive"] = True  # shared by every context: no prompt in a prompt
+    if sys.stdin.isatty():
+        click.echo(_PROMPT_HELP)
+        lines: Iterable[str] = _lines_from_terminal(ctx, name)
+    else:
+        lines = (line.rstrip("\n") for line in sys.stdin)
+    for line in lines:
+        if not _run_line(ctx, line):
+            break

@@ -1,0 +1,219 @@
+"""Table-ready answers (issue 12): moved means picked up, the headline, the opening meld
+first, the picture, and help that keeps its examples."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from rummikub.cli.main import main
+from rummikub.models import Meld, RuleSet, position_from_text
+from rummikub.models.generate import random_position
+from rummikub.models.moves import becomes, picked_up
+from rummikub.models.picture import SVG_NS, TablePicture, table_svg
+from rummikub.models.position import Position
+from rummikub.models.steps import Play, replay
+from rummikub.solver import Move, NewMeld, Origin, Status
+from rummikub.solver.explain import explanation
+from rummikub.solver.objectives import Objective
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+# --- moved means picked up ------------------------------------------------------------------
+
+
+def _brute_force_picked_up(old: list[Meld], new: list[Meld]) -> int:
+    """The fewest tiles picked up over every pairing of old melds to distinct new melds."""
+
+    def most_staying(i: int, used: frozenset[int]) -> int:
+        if i == len(old):
+            return 0
+        best = most_staying(i + 1, used)  # old meld i is taken apart
+        for j in range(len(new)):
+            if j not in used:
+                stay = sum((old[i].counts() & new[j].counts()).values())
+                best = max(best, stay + most_staying(i + 1, used | {j}))
+        return best
+
+    return sum(len(m) for m in old) - most_staying(0, frozenset())
+
+
+@pytest.mark.slow
+def test_picked_up_is_the_best_pairing_on_random_tables() -> None:
+    rng = random.Random(12)
+    rules = RuleSet(colours=3, numbers=6)
+    checked = 0
+    for seed in range(1_200):
+        old = list(
+            random_position(
+                seed, table_tiles=rng.randint(3, 14), rack_tiles=0, rules=rules, joker_rate=0.25
+            ).table
+        )[:5]
+        tiles = [t for m in old for t in m.tiles]
+        rng.shuffle(tiles)
+        # A "new table": the same tiles (and a few more) cut into pieces, sometimes equal
+        # to old melds; the measure does not ask the pieces to be legal.
+        new = [m for m in old if rng.random() < 0.3]
+        rest = Counter(tiles) - Counter(t for m in new for t in m.tiles)
+        pool = list(rest.elements())
+        rng.shuffle(pool)
+        while pool and len(new) < 5:
+            size = rng.randint(1, 4)
+            new.append(Meld(tuple(pool[:size])))
+            pool = pool[size:]
+        got = picked_up(old, new)
+        assert len(got) == _brute_force_picked_up(old, new), (old, new)
+        assert not Counter(got) - Counter(tiles)
+        pairs = becomes(old, new)
+        assert len(set(pairs.values())) == len(pairs)
+        checked += 1
+    assert checked >= 1_000
+
+
+def test_the_vietnamese_example_moves_one_tile() -> None:
+    position = ["--table", "r3 r4 r5", "--rack", "r2 b5 k5"]
+    code, out = _run("solve", *position, "--json")
+    assert code == 0, out
+    payload = json.loads(out)
+    assert (payload["moved"], payload["moved_tiles"]) == (1, ["r5"])
+    assert payload["goes_out"] is True
+    first = payload["steps"][0]
+    assert first["action"] == "extend" and first["before"] == [["r3", "r4", "r5"]]
+    code, out = _run("solve", *position, "--no-color")
+    assert "1 table tile moved" in out
+    assert "You go out!" in out.splitlines()[0]
+    assert "1. Extend r3 r4 r5 with r2" in out
+    code, out = _run("analyze", *position, "--colours", "4", "--numbers", "6")
+    assert code == 0, out
+
+
+def test_late_game_split_picks_up_only_the_smaller_part() -> None:
+    code, out = _run("solve", str(EXAMPLES / "late_game.txt"), "--json")
+    assert code == 0, out
+    payload = json.loads(out)
+    assert payload["moved"] < 13
+    assert all(len(s["before"]) <= 2 and len(s["after"]) <= 2 for s in payload["steps"])
+
+
+# --- the headline ---------------------------------------------------------------------------
+
+
+def test_the_opening_meld_counts_its_joker_as_its_tile() -> None:
+    code, out = _run("solve", "--initial", "--rack", "r10 r11 j k2 b5", "--no-color")
+    assert code == 0, out
+    assert "(value 21), opening worth 33 ≥ 30" in out.splitlines()[0]
+    code, out = _run("solve", "--initial", "--rack", "r10 r11 j k2 b5", "--json")
+    payload = json.loads(out)
+    assert payload["opening_value"] == 33 and payload["placed_value"] == 21
+    assert payload["opening"] == [["r10", "r11", "j"]]
+    assert payload["goes_out"] is False
+
+
+def test_no_go_out_and_no_opening_in_an_ordinary_turn() -> None:
+    _, out = _run("solve", str(EXAMPLES / "midgame.txt"), "--json")
+    payload = json.loads(out)
+    assert payload["opening_value"] is None and payload["goes_out"] is False
+
+
+def test_an_opening_that_goes_on_to_the_table_lays_the_opening_meld_first() -> None:
+    rules = RuleSet(continue_after_initial=True)
+    text = position_from_text("table: r1 r2 r3\nrack: r4 r5 r6 r7 r8 r9 k1")
+    position = Position(text.table, text.rack, True, rules)
+    run = Meld.parse("r1 r2 r3 r4 r5 r6 r7 r8 r9")
+    marks = (False,) * 3 + (True,) * 6
+    placed = run.tiles[3:]
+    move = Move(
+        position,
+        (NewMeld(run, Origin.EXTENDED, 0, marks),),
+        placed,
+        (),
+        Status.OPTIMAL,
+        Objective.TILES,
+        False,
+        0.0,
+    )
+    told = explanation(move)
+    assert told.steps[0] == Play(Meld.parse("r4 r5 r6 r7 r8 r9"), placed)
+    assert told.opening_value == 39
+    table, rack = replay(position.table, position.rack, told.steps, rules)
+    assert table == [run] and rack == [position.rack[-1]]
+    code, out = _run(
+        "solve",
+        "--table",
+        "k7 k8 k9",
+        "--rack",
+        "k10 k11 k12 r3",
+        "--initial",
+        "--continue-after-initial",
+        "--json",
+    )
+    assert code == 0, out
+    assert json.loads(out)["steps"][0]["action"] == "play"
+
+
+# --- the picture ----------------------------------------------------------------------------
+
+
+def test_svg_draws_every_tile_of_the_new_table(tmp_path: Path) -> None:
+    target = tmp_path / "table.svg"
+    code, out = _run(
+        "solve",
+        str(EXAMPLES / "jokers.txt"),
+        "--joker-rule",
+        "strict",
+        "--json",
+        "--svg",
+        str(target),
+    )
+    assert code == 0, out
+    payload = json.loads(out)
+    root = ET.parse(target).getroot()  # well-formed XML
+    assert root.tag == f"{{{SVG_NS}}}svg"
+    titles = [t.text or "" for t in root.iter(f"{{{SVG_NS}}}title")]
+    drawn = Counter(title.split(" = ")[0] for title in titles)
+    assert drawn == Counter(t for meld in payload["table"] for t in meld)
+    placed = root.findall(f".//{{{SVG_NS}}}g[@class='tile placed']")
+    assert len(placed) == payload["placed_count"]
+    jokers = [title for title in titles if title.startswith("j")]
+    assert jokers and all(" = " in title for title in jokers)
+
+
+def test_svg_of_a_draw_and_a_bad_path(tmp_path: Path) -> None:
+    code, _ = _run("solve", "--rack", "r1 b5", "--svg", str(tmp_path / "draw.svg"))
+    assert code == 0
+    ET.parse(tmp_path / "draw.svg")
+    code, _ = _run("solve", "--rack", "r1 r2 r3", "--svg", str(tmp_path / "no" / "x.svg"))
+    assert code == 2
+
+
+def test_picture_knows_only_melds() -> None:
+    svg = table_svg(TablePicture([Meld.parse("r1 j r3")], [[False, True, False]], {(0, 1): "r2"}))
+    root = ET.fromstring(svg.split("\n", 1)[1])
+    texts = [t.text for t in root.iter(f"{{{SVG_NS}}}text")]
+    assert "=r2" in texts and "J" in texts
+
+
+# --- help -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze", "check"])
+def test_help_keeps_its_examples_as_examples(command: str) -> None:
+    code, out = _run(command, "--help")
+    assert code == 0
+    lines = out.splitlines()
+    assert "    rack: k4 k5 o9 j" in lines
+    assert "    initial: yes                      (opening meld still to make)" in lines
+    if command == "solve":
+        assert '    rummikub solve --table "r3 r4 r5" --rack "r2 b5 k5"' in lines
