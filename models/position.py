@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from rummikub.models.errors import IllegalPositionError
 from rummikub.models.meld import Meld
-from rummikub.models.notation import format_tiles
+from rummikub.models.notation import format_tiles, tiles_json
+from rummikub.models.presets import rules_line, rules_object
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
 
@@ -19,6 +20,8 @@ class Position:
 
     ``initial`` is true while the player still has to make the opening meld: then only rack
     tiles may be played, worth at least the rules' threshold, and the table is not touched.
+    ``rules`` are the rules the position is played under, the only place the solver and the
+    validator read any rule from (the table-joker rule included).
     """
 
     table: tuple[Meld, ...] = ()
@@ -40,11 +43,13 @@ class Position:
         return position
 
     @classmethod
-    def parse(cls, text: str, rules: RuleSet = STANDARD) -> Position:
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Position:
         """A validated position from the text format, or from JSON text when it starts with ``{``.
 
-        The text format: ``table: r1 r2 r3 | b5-7`` (or one meld per line after ``table:``),
-        ``rack: k4 o9 j``, optional ``initial: yes``; ``#`` starts a comment. Raises a
+        The text format: optional ``rules: american joker_rule=strict``, ``table: r1 r2 r3 |
+        b5-7`` (or one meld per line after ``table:``), ``rack: k4 o9 j``, optional
+        ``initial: yes``; ``#`` starts a comment. ``rules``, when given, overrides the rules
+        the text says (standard when it says none). Raises a
         :class:`~rummikub.models.errors.RummikubError` naming what is wrong.
         """
         from rummikub.models.position_format import position_from_any  # it builds Positions
@@ -52,11 +57,11 @@ class Position:
         return position_from_any(text, rules)
 
     @classmethod
-    def from_json(cls, obj: object, rules: RuleSet = STANDARD) -> Position:
+    def from_json(cls, obj: object, rules: RuleSet | None = None) -> Position:
         """A validated position from a JSON object ``{"table": [...], "rack": [...], ...}``.
 
         The inverse of :meth:`to_json`; a meld may also be one string (``"r3-7"``), the rack
-        one string.
+        one string; ``rules``, when given, overrides the object's ``"rules"``.
         """
         from rummikub.models.position_format import position_from_json  # it builds Positions
 
@@ -94,18 +99,23 @@ class Position:
                 )
 
     def to_text(self) -> str:
-        """The position in the text format (one meld per line under ``table:``)."""
-        lines = ["table:"] + [f"  {meld}" for meld in self.table]
+        """The position in the text format (one meld per line under ``table:``), with a
+        ``rules:`` line when it is not played under the standard rules."""
+        lines = [f"rules: {rules_line(self.rules)}"] if self.rules != STANDARD else []
+        lines += ["table:"] + [f"  {meld}" for meld in self.table]
         lines.append(f"rack: {format_tiles(self.rack)}")
         if self.initial:
             lines.append("initial: yes")
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, object]:
-        """The position as a JSON-ready object."""
-        return {
+        """The position as a JSON-ready object (with ``"rules"`` when they are not standard)."""
+        rules: dict[str, object] = {}
+        if self.rules != STANDARD:
+            rules["rules"] = rules_object(self.rules)
+        return rules | {
             "table": [meld.tokens() for meld in self.table],
-            "rack": [str(t) for t in self.rack],
+            "rack": tiles_json(self.rack),
             "initial": self.initial,
         }
 

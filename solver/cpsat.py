@@ -11,8 +11,9 @@ import time
 import types
 from typing import Any
 
-from rummikub.solver.formulation import Formulation, Terms
+from rummikub.solver.backends import status_from
 from rummikub.solver.limits import Limit, RawSolution, Status
+from rummikub.solver.program import Formulation, Terms
 
 
 class _OnDemand(types.ModuleType):
@@ -22,23 +23,47 @@ class _OnDemand(types.ModuleType):
         return getattr(importlib.import_module(self.__name__), name)
 
 
-def _import_cp_model() -> types.ModuleType:
+# The two speed tricks below lean on OR-Tools internals, checked on these versions (both
+# inclusive); outside them the plain CpModel and a plain import are used, which work the
+# same, only slower to start. tests/test_cpsat_tricks.py fails if the internals move.
+TRICKS_CHECKED = ((9, 10), (9, 15))
+_PRE_PEP8_HOOK = "_add_pre_pep8_methods"
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, minor, *_ = (int(part) for part in [*text.split(".")[:2], "0", "0"])
+    return major, minor
+
+
+def tricks_apply(ortools_version: str) -> bool:
+    """Whether the speed tricks were checked on this OR-Tools version."""
+    low, high = TRICKS_CHECKED
+    return low <= _version(ortools_version) <= high
+
+
+def _import_cp_model(tricks: bool) -> types.ModuleType:
     """Import CP-SAT without paying ~130 ms for pandas at start-up.
 
     ``cp_model`` imports pandas only for its pandas-based helpers (variable series), which
     this backend never calls; at import it merely names ``pd.Index`` and ``pd.Series`` in
     type aliases. Unless pandas is already loaded, those names come from a stand-in during
     the import, and afterwards ``cp_model.pd`` imports the real pandas on first use, so
-    those helpers still work for anyone else in the process.
+    those helpers still work for anyone else in the process. Should the stand-in not do
+    (an OR-Tools that needs more of pandas at import), the plain import follows.
     """
-    if "ortools.sat.python.cp_model" in sys.modules or "pandas" in sys.modules:
-        return importlib.import_module("ortools.sat.python.cp_model")
+    name = "ortools.sat.python.cp_model"
+    if not tricks or name in sys.modules or "pandas" in sys.modules:
+        return importlib.import_module(name)
     stand_in = types.ModuleType("pandas")
     stand_in.Index = type("Index", (), {})  # type: ignore[attr-defined]
     stand_in.Series = type("Series", (), {})  # type: ignore[attr-defined]
     sys.modules["pandas"] = stand_in
     try:
-        module = importlib.import_module("ortools.sat.python.cp_model")
+        module = importlib.import_module(name)
+    except Exception:  # any failure of the trick: import as usual
+        sys.modules.pop(name, None)
+        sys.modules.pop("pandas", None)
+        return importlib.import_module(name)
     finally:
         if sys.modules.get("pandas") is stand_in:
             del sys.modules["pandas"]
@@ -46,19 +71,25 @@ def _import_cp_model() -> types.ModuleType:
     return module
 
 
-cp_model: Any = _import_cp_model()
-
-
-class _Model(cp_model.CpModel):  # type: ignore[misc]
-    """A CpModel without the pre-PEP 8 method aliases (this backend never uses them).
+def _lean_model_class(base: type, tricks: bool) -> type:
+    """``base`` (CpModel) without the pre-PEP 8 method aliases (this backend never uses
+    them), or ``base`` itself when the private hook is not there or not checked.
 
     ``CpModel()`` wraps every ``add_*``/``new_*`` method under its old CamelCase name on
-    each construction: 0.1 ms, as much as a whole small solve's model building. (Should a
-    later OR-Tools drop that private method, this override is merely never called.)
+    each construction: 0.1 ms, as much as a whole small solve's model building.
     """
+    if not tricks or not callable(getattr(base, _PRE_PEP8_HOOK, None)):
+        return base
 
-    def _add_pre_pep8_methods(self) -> None:
+    def skip_aliases(self: Any) -> None:
         pass
+
+    return type("LeanCpModel", (base,), {_PRE_PEP8_HOOK: skip_aliases})
+
+
+_TRICKS = tricks_apply(importlib.import_module("ortools").__version__)
+cp_model: Any = _import_cp_model(_TRICKS)
+_Model: Any = _lean_model_class(cp_model.CpModel, _TRICKS)
 
 
 # The variable message class of this OR-Tools version (a pybind11 or a protobuf class).
@@ -119,7 +150,7 @@ class CpSatSession:
         domain.extend([lower, upper])
 
     def solve(self, limit: Limit) -> RawSolution:
-        """Solve under the limit; ``AssertionError`` if the model has no solution at all."""
+        """Solve under the limit (status ``infeasible`` if the model has no solution)."""
         started = time.perf_counter()
         solver = cp_model.CpSolver()
         params = solver.parameters
@@ -140,14 +171,9 @@ class CpSatSession:
         params.random_seed = 0
         code = solver.solve(self.cp)
         elapsed = time.perf_counter() - started
-        if code == cp_model.OPTIMAL:
-            status = Status.OPTIMAL
-        elif code == cp_model.FEASIBLE:
-            status = Status.FEASIBLE
-        elif code in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
-            raise AssertionError(f"CP-SAT reports the model as {solver.status_name(code)}")
-        else:
-            return RawSolution(Status.UNKNOWN, (), elapsed)
+        status = status_from("CP-SAT", solver.status_name(code))
+        if status not in (Status.OPTIMAL, Status.FEASIBLE):
+            return RawSolution(status, (), elapsed)
         values = tuple(solver.response_proto.solution)  # in variable order
         return RawSolution(status, values, elapsed)
 

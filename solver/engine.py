@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rummikub.models.errors import SolverError
-from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
+from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.limits import Limit, RawSolution, Status
@@ -19,22 +17,7 @@ from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, formulate_turn
 
-Backend = Callable[[Formulation, Limit], RawSolution]
-BACKENDS = ("cpsat", "cbc", "highs")
-
-
-def load_backend(name: str) -> Backend:
-    """The solve function of a backend by name; imports its solver library now."""
-    if name == "cpsat":
-        from rummikub.solver.cpsat import solve_cpsat
-
-        return solve_cpsat
-    if name in ("cbc", "highs"):
-        from rummikub.solver.mip import _import_pulp, solve_mip
-
-        _import_pulp()
-        return functools.partial(solve_mip, engine=name)
-    raise SolverError(f"unknown backend {name!r}: use one of {', '.join(BACKENDS)}")
+__all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
 
 
 def _objective(objective: Objective | str) -> Objective:
@@ -42,15 +25,6 @@ def _objective(objective: Objective | str) -> Objective:
         return Objective(objective)
     except ValueError:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
-
-
-def _joker_rule(rule: JokerRule | str | None, position: Position) -> JokerRule:
-    if rule is None:
-        return JokerRule(position.rules.joker_rule)
-    try:
-        return JokerRule(rule)
-    except ValueError:
-        raise SolverError(f"unknown joker rule {rule!r}: use free, strict or locked") from None
 
 
 def _move(
@@ -61,6 +35,8 @@ def _move(
     keep_jokers: bool,
     started: float,
 ) -> Move:
+    if raw.status is Status.INFEASIBLE:  # the untouched table is always a solution
+        raise RuntimeError("the backend found no legal move at all: a bug in the model")
     if raw.status is Status.UNKNOWN:
         values, status = model.untouched(), Status.FEASIBLE
     else:
@@ -87,7 +63,6 @@ def solve(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str | None = None,
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
@@ -96,15 +71,26 @@ def solve(
     optimal or only the best found within the limit (by default :class:`Limit`'s
     :data:`~rummikub.solver.limits.DEFAULT_TIME_LIMIT` seconds). ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
-    ``joker_rule`` says how table jokers may be used (:class:`JokerRule`); by default the
-    position's rules say (``RuleSet.joker_rule``).
+    Every rule, how table jokers may be used included, is the position's (``position.rules``).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    model = formulate_turn(position, goal, keep_jokers, _joker_rule(joker_rule, position))
+    return _best_move(position, goal, keep_jokers, limit, run_backend, started)
+
+
+def _best_move(
+    position: Position,
+    goal: Objective,
+    keep_jokers: bool,
+    limit: Limit,
+    run_backend: Backend,
+    started: float,
+) -> Move:
+    """The best move of a validated position under its rules."""
+    model = formulate_turn(position, goal, keep_jokers)
     return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
 
 
@@ -144,31 +130,32 @@ def solve_top(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str | None = None,
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
-    Each solve adds a cut that excludes the move just found (its placed tiles together with
-    its table as a multiset of melds); the rare solution that only splits the same printed
-    table differently is skipped. Every returned move differs in the tiles placed or in
-    the melds of the new table. The limit applies to each solve.
+    The first is the move :func:`solve` returns (one tie-break everywhere). The others come
+    from a model whose columns say which meld they lay: each solve adds a cut that
+    excludes the move just found (its placed tiles together with its table as a multiset
+    of melds), and a move already listed is skipped. Every returned move differs in the
+    tiles placed or in the melds of the new table. The limit applies to each solve.
     """
     if k < 1:
         raise SolverError(f"--top needs at least 1 move, got {k}")
     run_backend = load_backend(backend)
+    started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    rule = _joker_rule(joker_rule, position)
-    model = formulate_turn(position, goal, keep_jokers, rule, distinct=True)
-    moves: list[Move] = []
-    seen: set[tuple[object, ...]] = set()
+    moves = [_best_move(position, goal, keep_jokers, limit, run_backend, started)]
+    seen = {_structure(moves[0])}
+    model = formulate_turn(position, goal, keep_jokers, distinct=True)
     exhausted = False
     for _ in range(50 * k):
+        if len(moves) == k:
+            break
         started = time.perf_counter()
-        try:
-            raw = run_backend(model, limit)
-        except AssertionError:  # every move has been cut off: no further solution
+        raw = run_backend(model, limit)
+        if raw.status is Status.INFEASIBLE:  # every move has been cut off: no further one
             exhausted = True
             break
         if raw.status is Status.UNKNOWN:
@@ -180,6 +167,4 @@ def solve_top(
             continue
         seen.add(key)
         moves.append(move)
-        if len(moves) == k:
-            break
     return RankedMoves(tuple(moves), exhausted)

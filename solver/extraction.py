@@ -105,31 +105,27 @@ def extract(
 
     # Under strict/locked rules, table jokers that stayed are solved as the tile they stand
     # for; they are turned back into jokers below, in their own meld where possible.
-    stay: dict[int, Counter[Tile]] = {}
-    freed: Counter[int] = Counter()
-    for jokers in model.table_jokers:
-        stay[jokers.meld] = Counter(
-            {rules.tile_types[t]: values[v] for t, v in jokers.stay.items() if values[v]}
-        )
-        freed[jokers.meld] = sum(values[v] for v in jokers.freed.values())
+    jokers = model.table_jokers
+    stay = jokers.staying(rules, values) if jokers else {}
+    freed = jokers.freed(values) if jokers else Counter[int]()
+    placed_by_model = bool(jokers and jokers.stay_in)  # the model says where they lie
 
     survived: dict[int, _Draft] = {}
-    for var, (m, survival) in model.kept.items():
-        if values[var]:
-            original = position.table[m]
-            original_counts = original.counts()
-            if model.stay_in:  # staying jokers are placed by the model's own columns below
-                draft = _Draft(survival.tiles, survival.kind, m, original_counts)
-            elif survival.added == 0 and not freed[m]:
-                draft = _Draft(original.tiles, survival.kind, m, original_counts)
-                draft.meanings = _declared_positions(original)
-                stay.pop(m, None)
-            else:
-                draft = _Draft(survival.tiles, survival.kind, m, original_counts)
-                for tile, count in stay.pop(m, Counter()).items():
-                    draft.to_joker(tile, count)
-            draft.original[JOKER] -= freed[m]
-            survived[m] = draft
+    for m, survival in model.chosen_survivals(values).items():
+        old = position.table[m]
+        original_counts = old.counts()
+        if placed_by_model:  # staying jokers are placed by the model's own columns below
+            draft = _Draft(survival.tiles, survival.kind, m, original_counts)
+        elif survival.added == 0 and not freed[m]:
+            draft = _Draft(old.tiles, survival.kind, m, original_counts)
+            draft.meanings = _declared_positions(old)
+            stay.pop(m, None)
+        else:
+            draft = _Draft(survival.tiles, survival.kind, m, original_counts)
+            for tile, count in stay.pop(m, Counter()).items():
+                draft.to_joker(tile, count)
+        draft.original[JOKER] -= freed[m]
+        survived[m] = draft
     if position.initial:
         survived = {
             m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
@@ -144,38 +140,36 @@ def extract(
     for var, s in model.sets.items():
         copies[var] = [_Draft(s.tiles, s.kind) for _ in range(values[var])]
         built += copies[var]
-    # Where the model says staying jokers lie (only when jokers per set could overflow).
-    for var, (col, t) in model.stay_in.items():
-        tile, count = rules.tile_types[t], values[var]
-        if not count:
-            continue
-        targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
-        for k in range(count):  # spread over the copies of a set
-            targets[k % len(targets)].to_joker(tile, 1)
-    left = Counter[Tile]() if model.stay_in else sum((c for c in stay.values()), Counter[Tile]())
-    # Under strict rules a host set holds a freed joker with rack tiles: those tiles stay
-    # real there, so a staying joker standing for one of them goes to another set.
+    left = Counter[Tile]() if placed_by_model else sum(stay.values(), Counter[Tile]())
     real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> its rack tiles
-    hosting = {col: values[host] for host, col in model.hosts.items()}  # the first copies
-    for var, (col, t) in model.host_tiles.items():
-        for k in range(values[var]):
-            draft = copies[col][k % hosting[col]]
-            real_in.setdefault(id(draft), Counter())[rules.tile_types[t]] += 1
+    if jokers:
+        # Where the model says staying jokers lie (only when jokers per set could overflow).
+        for col, tile, count in jokers.staying_placed(rules, values):
+            targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
+            for k in range(count):  # spread over the copies of a set
+                targets[k % len(targets)].to_joker(tile, 1)
+        # Under strict rules a host set holds a freed joker with rack tiles: those tiles
+        # stay real there, so a staying joker standing for one of them goes to another set.
+        for col, hosting, tile, count in jokers.host_rack_tiles(rules, values):
+            for k in range(count):
+                draft = copies[col][k % hosting]
+                real_in.setdefault(id(draft), Counter())[tile] += 1
     built.sort(key=lambda d: id(d) in real_in)  # hosts last: other sets take staying jokers
     wild = Counter[Tile]()
-    for var, t in model.stand_ins.items():  # jokers standing in for tiles of sets, kept melds
-        wild[rules.tile_types[t]] += values[var]
-    for var, (col, t) in model.open_slots.items():  # a kept meld's own jokers, where they are
-        if values[var]:
-            tile, draft = rules.tile_types[t], survived[model.kept[col][0]]
-            # A meld kept as it is was laid out as the original, jokers included.
+    if model.stand_ins is not None:  # jokers standing in for tiles of sets, kept melds
+        wild = model.stand_ins.standing_in(rules, values)
+        for col, tile in model.stand_ins.filled_slots(rules, values):
+            # a kept meld's own jokers, where they are: a meld kept as it is was laid out
+            # as the original, jokers included.
+            draft = survived[model.kept[col][0]]
             as_laid = model.kept[col][1].added == 0
             wild[tile] -= 1 if as_laid else draft.to_joker(tile, 1, declare=False)
     for draft in built:
         for tile in [t for t, k in left.items() if k > 0]:
             left[tile] -= draft.to_joker(tile, left[tile], skip=real_in.get(id(draft)))
         for tile in [t for t, k in wild.items() if k > 0]:
-            wild[tile] -= draft.to_joker(tile, wild[tile], declare=False)
+            skip = real_in.get(id(draft))  # a host's rack tiles stay real (strict rules)
+            wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
     for draft in survived.values():  # a joker standing in for a tile added to a kept meld
         for tile in list(+wild):
             wild[tile] -= draft.to_joker(tile, wild[tile], skip=draft.original, declare=False)

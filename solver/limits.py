@@ -14,6 +14,7 @@ class Status(StrEnum):
     OPTIMAL = "optimal"  # proved: no better move exists
     FEASIBLE = "feasible"  # legal, but the limit stopped the proof
     UNKNOWN = "unknown"  # the limit hit before any solution was found (internal only)
+    INFEASIBLE = "infeasible"  # no solution at all: every move cut off (internal only)
 
 
 @dataclass(frozen=True, slots=True)

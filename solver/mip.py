@@ -10,12 +10,13 @@ import contextlib
 import os
 import sys
 import time
-import types
 from collections.abc import Iterator
+from typing import Any
 
 from rummikub.models.errors import SolverError
-from rummikub.solver.formulation import Formulation
+from rummikub.solver.backends import status_from
 from rummikub.solver.limits import Limit, RawSolution, Status
+from rummikub.solver.program import Formulation
 
 # The folded objective takes integer values: any gap below 1 proves optimality exactly.
 _ABSOLUTE_GAP = 0.5
@@ -35,18 +36,17 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def _import_pulp() -> types.ModuleType:
+def import_pulp() -> Any:
     try:
         import pulp
     except ImportError:  # a dependency of rummikub, so only in a broken install
         raise SolverError("backend needs the package 'pulp': pip install pulp") from None
-    module: types.ModuleType = pulp  # untyped package: the annotation stops Any spreading
-    return module
+    return pulp
 
 
 def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolution:
     """Solve the formulation with CBC or HiGHS through PuLP under the limit."""
-    pulp = _import_pulp()
+    pulp = import_pulp()
     if engine == "highs":
         try:
             import highspy  # noqa: F401
@@ -97,14 +97,8 @@ def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolut
     except pulp.PulpSolverError as error:
         raise SolverError(f"{engine} failed: {' '.join(str(error).split())}") from None
     elapsed = time.perf_counter() - started
-    solution = problem.sol_status
-    if solution == pulp.LpSolutionOptimal:
-        status = Status.OPTIMAL
-    elif solution == pulp.LpSolutionIntegerFeasible:
-        status = Status.FEASIBLE
-    elif solution in (pulp.LpSolutionInfeasible, pulp.LpSolutionUnbounded):
-        raise AssertionError(f"{engine} reports the model as {pulp.LpStatus[problem.status]}")
-    else:
-        return RawSolution(Status.UNKNOWN, (), elapsed)
+    status = status_from(engine, pulp.LpSolution[problem.sol_status])
+    if status not in (Status.OPTIMAL, Status.FEASIBLE):
+        return RawSolution(status, (), elapsed)
     values = tuple(round(float(x.varValue or 0)) for x in xs)
     return RawSolution(status, values, elapsed)

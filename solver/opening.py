@@ -27,11 +27,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.solver.catalogue import catalogue
-from rummikub.solver.formulation import Constraint, Formulation, formulate
 from rummikub.solver.objectives import Objective
+from rummikub.solver.program import Extension, Formulation
 
 
 def continues_onto_table(position: Position) -> bool:
@@ -67,45 +66,48 @@ def add_opening_witness(model: Formulation, position: Position) -> None:
             uses[t].append((var, a))
     for t, terms in sorted(uses.items()):
         if terms:
-            model.constraints.append(
-                Constraint(
-                    f"opening uses placed [{rules.tile_types[t]}]",
-                    (*terms, (placed_var[t], -1)),
-                    -rack[t],
-                    0,
-                )
-            )
+            name = f"opening uses placed [{rules.tile_types[t]}]"
+            model.at_most(name, (*terms, (placed_var[t], -1)), 0)
+    _open_or_nothing(model, tuple(witness), sum(rack.values()))
+
+
+def _open_or_nothing(
+    model: Formulation, value: tuple[tuple[int, int], ...], rack_size: int
+) -> None:
+    """``o`` = 1 when anything is placed, and then the opening is worth the threshold:
+    ``value >= threshold * o`` and ``sum_t y[t] <= rack_size * o``."""
     opened = model.add_variable("o", 0, 1)
-    total = sum(value * model.variables[var].upper for var, value in witness)
-    model.constraints.append(
-        Constraint(
-            "opening value",
-            (*witness, (opened, -rules.initial_threshold)),
-            0,
-            total,
-        )
-    )
-    rack_size = sum(rack.values())
-    model.constraints.append(
-        Constraint(
-            "opening or nothing",
-            (*((var, 1) for var in placed_var.values()), (opened, -rack_size)),
-            -rack_size,
-            0,
-        )
-    )
+    model.at_least("opening value", (*value, (opened, -model.rules.initial_threshold)), 0)
+    placed = tuple((var, 1) for var in model.placed)
+    model.at_most("opening or nothing", (*placed, (opened, -rack_size)), 0)
+
+
+class OpeningMeld(Extension):
+    """The initial meld made of rack tiles alone (the table is not touched): the sets
+    laid are worth at least the threshold, or nothing is placed."""
+
+    def __init__(self, rack_size: int) -> None:
+        self.rack_size = rack_size
+
+    def add_constraints(self, model: Formulation) -> None:
+        """The opening's value (jokers counted as the tiles they stand for) and ``o``."""
+        if model.placed:
+            value = tuple((var, s.value) for var, s in model.sets.items())
+            _open_or_nothing(model, value, self.rack_size)
 
 
 def formulate_turn(
     position: Position,
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
-    joker_rule: JokerRule | str | None = None,
+    *,
     distinct: bool = False,
 ) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
-    model = formulate(as_played(position), objective, keep_jokers, joker_rule, distinct)
+    from rummikub.solver.formulation import formulate  # it builds the rack-only opening
+
+    model = formulate(as_played(position), objective, keep_jokers, distinct=distinct)
     if continues_onto_table(position):
         add_opening_witness(model, position)
     return model

@@ -80,6 +80,11 @@ def test_parse_reads_the_text_format_and_json_text_and_validates() -> None:
         rummikub.Position.parse("table: r1 b2 k3\nrack: r4")
     american = rummikub.RuleSet.preset("american")
     assert rummikub.Position.parse("rack: r5", american).rules == american
+    said = rummikub.Position.parse("rules: american\nrack: r5")
+    assert said.rules == american  # the text's own rules line, unless rules are given
+    assert rummikub.Position.parse(said.to_text()).rules == american
+    assert rummikub.Position.from_json(said.to_json()).rules == american
+    assert rummikub.Position.parse(said.to_text(), rummikub.RuleSet()).rules == rummikub.RuleSet()
 
 
 def test_the_readme_example_solves_validates_and_explains() -> None:

@@ -14,8 +14,7 @@ from rummikub.models import IllegalPositionError, Meld, Position, Tile, position
 from rummikub.models.generate import random_position
 from rummikub.models.validation import move_problems
 from rummikub.solver import Limit, solve
-
-BACKENDS = ["cpsat", "cbc", "highs"]
+from rummikub.solver.backends import BACKENDS
 
 
 def big_position() -> Position:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -27,6 +28,7 @@ def test_top_moves_are_legal_distinct_and_ordered(seed: int) -> None:
     assert 1 <= len(ranked.moves) <= 4
     best = solve(position)
     assert ranked.moves[0].scores == best.scores
+    assert structure(ranked.moves[0]) == structure(best)  # one tie-break everywhere
     scores = [list(m.scores.values()) for m in ranked.moves]
     assert scores == sorted(scores, reverse=True)
     assert len({structure(m) for m in ranked.moves}) == len(ranked.moves)
@@ -34,6 +36,17 @@ def test_top_moves_are_legal_distinct_and_ordered(seed: int) -> None:
         assert move_problems(position, move.melds, move.placed) == []
     if len(ranked.moves) >= 2:
         assert ranked.unique_optimum == (scores[1] < scores[0])
+
+
+@pytest.mark.parametrize("rule", ["free", "strict", "locked"])
+def test_first_of_top_is_what_solve_prints(rule: str) -> None:
+    """``--top K``'s #1 is the move ``solve`` returns, also where optima tie."""
+    for seed in range(8):
+        position = random_position(seed, table_tiles=20, rack_tiles=10, joker_rate=0.15)
+        position = replace(position, rules=replace(position.rules, joker_rule=rule))
+        best = solve(position)
+        ranked = solve_top(position, 2)
+        assert structure(ranked.moves[0]) == structure(best), f"seed {seed}"
 
 
 def test_tied_optimum_is_reported_not_unique() -> None:

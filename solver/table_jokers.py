@@ -1,0 +1,305 @@
+"""Table jokers under the strict and locked rules: a joker stays (as its tile) or is freed.
+
+For each table meld with jokers, ``u[m,a]`` picks one joint meaning ``a`` of its jokers
+(``sum_a u[m,a] = 1``), and per tile type ``t`` the jokers standing for ``t`` either stay
+(``stay[m,t]``: still on the table as ``t``, so cover row ``t`` gets ``- stay``: a table
+tile of type ``t``) or are freed (``freed[m,t]``: replaced by a ``t`` from the rack, and
+a joker to place: the joker row gets ``- freed``):
+
+    stay[m,t] + freed[m,t] = sum_a count_t(meaning a) u[m,a]
+
+A freed joker needs its tile from the rack (``y[t] >= freed + host tiles``). Under strict
+rules it must also go into a new meld with at least two (non-joker) rack tiles: hosts
+``h[s]`` (copies of joker set ``s`` holding freed jokers, within ``x[s]``) with ``w[s,t]``
+rack tiles of type ``t`` in them (``sum_t w[s,t] >= 2 h[s]``) and ``sum_s jokers_s h[s] >=
+freed jokers``. Which physical joker sits where does not matter (two jokers can swap
+places), so that is exact. With more jokers in play than a set may hold, ``s[c,t]`` says
+in which column a staying joker lies, so the per-set joker limit still holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.rules import RuleSet
+from rummikub.models.tile import JOKER, Tile
+from rummikub.solver.catalogue import CatalogueSet
+from rummikub.solver.program import Cover, Extension, Formulation
+
+
+@dataclass(frozen=True, slots=True)
+class MeldJokers:
+    """The table jokers of one meld and their variables.
+
+    ``meanings`` are the possible joint meanings of the meld's jokers (tile-type indices,
+    sorted); ``choose[a]`` picks meaning ``a``; per tile type ``t`` the jokers standing for
+    it either stay (``stay[t]``) or are freed (``freed[t]``).
+    """
+
+    meld: int
+    meanings: tuple[tuple[int, ...], ...]
+    choose: tuple[int, ...]
+    stay: dict[int, int]
+    freed: dict[int, int]
+
+
+@dataclass
+class TableJokerRules(Extension):
+    """The strict/locked table-joker variables of a model and how to read them back."""
+
+    strict: bool
+    meanings: dict[int, tuple[tuple[int, ...], ...]]  # meld -> its jokers' joint meanings
+    rack: Counter[int]
+    jokers_in_play: int
+    melds: list[MeldJokers] = field(default_factory=list)
+    of_meld: dict[int, MeldJokers] = field(default_factory=dict)
+    hosts: dict[int, int] = field(default_factory=dict)  # h var -> x var of its set
+    host_tiles: dict[int, tuple[int, int]] = field(default_factory=dict)  # w -> (x var, tile)
+    stay_in: dict[int, tuple[int, int]] = field(default_factory=dict)  # s var -> (column, tile)
+
+    def add_columns(self, model: Formulation, cover: Cover) -> None:
+        """``u``, ``stay`` and ``freed`` per meld with jokers, and their cover terms."""
+        joker = model.rules.joker_index
+        for m, options in self.meanings.items():
+            choose = tuple(model.add_variable(f"u{m}_{a}", 0, 1) for a in range(len(options)))
+            model.add_constraint(f"meaning[{m}]", tuple((v, 1) for v in choose), 1, 1)
+            jokers = MeldJokers(m, options, choose, {}, {})
+            for t in sorted({t for meaning in options for t in meaning}):
+                at_most = max(meaning.count(t) for meaning in options)
+                stay = jokers.stay[t] = model.add_variable(f"stay{m}_{t}", 0, at_most)
+                freed = jokers.freed[t] = model.add_variable(f"freed{m}_{t}", 0, at_most)
+                chosen = (
+                    (v, -meaning.count(t)) for v, meaning in zip(choose, options, strict=True)
+                )
+                model.add_constraint(
+                    f"stay or free[{m},{t}]", ((stay, 1), (freed, 1), *chosen), 0, 0
+                )
+                cover.add(t, stay, -1)  # a staying joker is a table tile of type t
+                cover.add(joker, freed, -1)  # a freed joker is a joker to place
+            self.melds.append(jokers)
+            self.of_meld[m] = jokers
+
+    def add_constraints(self, model: Formulation) -> None:
+        """Freed jokers need their tile (and, strict, a host); staying ones a set each."""
+        self._replacement(model)
+        if self.jokers_in_play > model.rules.max_jokers_per_set:
+            self._staying_jokers_per_set(model)
+
+    def _replacement(self, model: Formulation) -> None:
+        placed_var = {t: var for var, t in model.placed.items()}
+        uses: dict[int, list[tuple[int, int]]] = {t: [] for t in placed_var}
+        freed_terms: list[tuple[int, int]] = []
+        for jokers in self.melds:
+            for t, var in jokers.freed.items():
+                freed_terms.append((var, 1))
+                if t not in placed_var:  # no such tile on the rack: this joker cannot be freed
+                    model.add_constraint(f"cannot free {var}", ((var, 1),), 0, 0)
+                else:
+                    uses[t].append((var, 1))
+        if self.strict and freed_terms:
+            host_terms = self._hosts(model, placed_var, uses)
+            freed = tuple((v, -c) for v, c in freed_terms)
+            model.at_least("freed jokers in hosts", (*host_terms, *freed), 0)
+        for t, terms in uses.items():
+            if terms:
+                var = placed_var[t]
+                model.add_constraint(
+                    f"rack supplies {t}", ((var, 1), *((v, -c) for v, c in terms)), 0, self.rack[t]
+                )
+
+    def _hosts(
+        self,
+        model: Formulation,
+        placed_var: dict[int, int],
+        uses: dict[int, list[tuple[int, int]]],
+    ) -> list[tuple[int, int]]:
+        """``h[s]`` and ``w[s,t]`` for every joker set with two rack tiles; the jokers
+        they hold (``jokers_s h[s]``)."""
+        joker = model.rules.joker_index
+        host_terms: list[tuple[int, int]] = []
+        for var, s in list(model.sets.items()):
+            jokers_in = dict(s.counts).get(joker, 0)
+            real = [(t, a) for t, a in s.counts if t != joker and t in placed_var]
+            if not jokers_in or len(real) == 0 or sum(a for _, a in real) < 2:
+                continue
+            upper = model.variables[var].upper
+            host = model.add_variable(f"h{var}", 0, upper)
+            self.hosts[host] = var
+            # A host copy is one of the x[s] copies, not an extra one.
+            model.at_most(f"host within x{var}", ((host, 1), (var, -1)), 0)
+            from_rack = []
+            for t, a in real:
+                w = _in_copies(model, f"w{var}_{t}", host, a)
+                self.host_tiles[w] = (var, t)
+                uses[t].append((w, 1))
+                from_rack.append((w, 1))
+            model.at_least(f"two rack tiles in host {var}", (*from_rack, (host, -2)), 0)
+            host_terms.append((host, jokers_in))
+        return host_terms
+
+    def _staying_jokers_per_set(self, model: Formulation) -> None:
+        """A staying table joker is solved as its tile but is still a joker in its set:
+        say in which set each one lies (``s[c,t]`` staying jokers standing for ``t`` in the
+        copies of column ``c``) and cap jokers per set."""
+        joker = model.rules.joker_index
+        limit = model.rules.max_jokers_per_set
+        staying: dict[int, list[tuple[int, int]]] = {}
+        for jokers in self.melds:
+            for t, var in jokers.stay.items():
+                staying.setdefault(t, []).append((var, -1))
+        columns = [(var, s.counts) for var, s in model.sets.items()]
+        columns += [(var, survival.counts) for var, (_, survival) in model.kept.items()]
+        for col, counts in columns:
+            inside = [(t, a) for t, a in counts if t in staying]
+            if not inside:
+                continue
+            own = dict(counts).get(joker, 0)
+            terms: list[tuple[int, int]] = []
+            for t, a in inside:
+                var = _in_copies(model, f"s{col}_{t}", col, a)
+                self.stay_in[var] = (col, t)
+                staying[t].append((var, 1))
+                terms.append((var, 1))
+            # staying + own jokers <= limit per copy of the column
+            model.at_most(f"jokers per set {col}", (*terms, (col, own - limit)), 0)
+        for t, terms in staying.items():
+            model.add_constraint(f"staying jokers {t}", tuple(terms), 0, 0)
+
+    # -- decoding ---------------------------------------------------------------------
+
+    def staying(self, rules: RuleSet, values: tuple[int, ...]) -> dict[int, Counter[Tile]]:
+        """Per meld with jokers: the tiles its staying jokers stand for."""
+        return {
+            jokers.meld: Counter(
+                {rules.tile_types[t]: values[v] for t, v in jokers.stay.items() if values[v]}
+            )
+            for jokers in self.melds
+        }
+
+    def freed(self, values: tuple[int, ...]) -> Counter[int]:
+        """Per meld with jokers: how many of its jokers are freed."""
+        return Counter(
+            {jokers.meld: sum(values[v] for v in jokers.freed.values()) for jokers in self.melds}
+        )
+
+    def staying_placed(
+        self, rules: RuleSet, values: tuple[int, ...]
+    ) -> list[tuple[int, Tile, int]]:
+        """(column, tile, count): where the model put staying jokers (only when jokers per
+        set could overflow; empty otherwise)."""
+        return [
+            (col, rules.tile_types[t], values[var])
+            for var, (col, t) in self.stay_in.items()
+            if values[var]
+        ]
+
+    def host_rack_tiles(
+        self, rules: RuleSet, values: tuple[int, ...]
+    ) -> list[tuple[int, int, Tile, int]]:
+        """(x var, hosting copies, rack tile, count) for the rack tiles in host copies."""
+        hosting = {col: values[host] for host, col in self.hosts.items()}
+        return [
+            (col, hosting[col], rules.tile_types[t], values[var])
+            for var, (col, t) in self.host_tiles.items()
+        ]
+
+    def untouched(self, values: list[int], as_is: dict[int, int]) -> None:
+        """In the untouched solution every meld keeps its first joker meaning, its jokers
+        staying in the meld itself."""
+        for jokers in self.melds:
+            values[jokers.choose[0]] = 1
+            for t in jokers.meanings[0]:
+                values[jokers.stay[t]] += 1
+        for var, (col, t) in self.stay_in.items():
+            for jokers in self.melds:
+                if as_is.get(jokers.meld) == col:
+                    values[var] = jokers.meanings[0].count(t)
+
+
+def joker_meanings(meld: Meld, rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    """Every joint meaning of a table meld's jokers (sorted tile-type indices), as its
+    declared meanings allow."""
+    stated = Counter(d for d in meld.declared if d is not None)
+    found: set[tuple[int, ...]] = set()
+    for reading in meld.readings(rules):
+        for option in reading.joker_options(rules):
+            if not stated - Counter(option):
+                found.add(tuple(sorted(rules.index(t) for t in option)))
+    return tuple(sorted(found))
+
+
+def _in_copies(model: Formulation, name: str, column: int, per_copy: int) -> int:
+    """A new variable for tiles that lie in the chosen copies of ``column``: at most
+    ``per_copy`` in each."""
+    upper = model.variables[column].upper
+    var = model.add_variable(name, 0, per_copy * upper)
+    model.at_most(f"{name} in {column}", ((var, 1), (column, -per_copy)), 0)
+    return var
+
+
+def long_hosts(
+    rules: RuleSet, rack: Counter[int], available: Counter[int]
+) -> tuple[CatalogueSet, ...]:
+    """Runs longer than the catalogue's that may hold a freed joker under strict rules.
+
+    A long new run is normally formed from catalogue pieces, but the freed joker's piece
+    must itself hold two rack tiles, which a long run may only manage as a whole
+    (o1 o2 o3 o4 o5 j o7 with o1 and o7 from the rack). Such a run is a core spanning the
+    joker and two rack tiles, plus fewer than ``min_len`` tiles on each side (a longer
+    overhang is a run of its own): those are added as sets. With wrap-around the numbers
+    are read round the top (positions beyond ``numbers`` are taken modulo it).
+    """
+    joker = rules.joker_index
+    longest = rules.max_run_in_catalogue
+    span_limit = rules.numbers
+    laps = (-1, 0, 1) if rules.wrap else (0,)
+    found: dict[tuple[tuple[int, int], ...], CatalogueSet] = {}
+
+    def number(position: int) -> int:
+        return (position - 1) % rules.numbers + 1
+
+    for c in range(rules.colours):
+        base = c * rules.numbers
+        on_rack = sorted(
+            n + lap * rules.numbers
+            for n in range(1, rules.numbers + 1)
+            if rack[base + n - 1]
+            for lap in laps
+        )
+        positions = range(min(laps) * rules.numbers + 1, (max(laps) + 1) * rules.numbers + 1)
+        for first, second in combinations(on_rack, 2):
+            for p in positions:
+                if p in (first, second):
+                    continue
+                low, high = min(p, first), max(p, second)
+                for left in range(rules.min_len):
+                    for right in range(rules.min_len):
+                        lo, hi = low - left, high + right
+                        size = hi - lo + 1
+                        if size <= longest or size > span_limit:
+                            continue
+                        if not rules.wrap and (lo < 1 or hi > rules.numbers):
+                            continue
+                        others = [n for n in range(lo, hi + 1) if n not in (p, first, second)]
+                        seconds = [None] + (others if rules.max_jokers_per_set >= 2 else [])
+                        for q in seconds:
+                            jokers = {p} if q is None else {p, q}
+                            if len(jokers) > available[joker]:
+                                continue
+                            real = [
+                                base + number(n) - 1 for n in range(lo, hi + 1) if n not in jokers
+                            ]
+                            if any(available[t] < 1 for t in real):
+                                continue
+                            counts = tuple(sorted(Counter([*real, *[joker] * len(jokers)]).items()))
+                            if counts not in found:
+                                tiles = tuple(
+                                    JOKER if n in jokers else rules.tile_types[base + number(n) - 1]
+                                    for n in range(lo, hi + 1)
+                                )
+                                value = sum(number(n) for n in range(lo, hi + 1))
+                                found[counts] = CatalogueSet(tiles, counts, MeldKind.RUN, value)
+    return tuple(found.values())
