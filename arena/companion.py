@@ -54,10 +54,11 @@ from rummikub.arena.companion_events import (
     melds_json,
 )
 from rummikub.arena.companion_events import seat_text as _seat_text
-from rummikub.arena.record import rules_json, tiles_json
+from rummikub.arena.record import rules_json
 from rummikub.arena.scoring import blocked_winner, round_scores
 from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
+from rummikub.models.notation import format_tiles, tiles_json
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
@@ -254,7 +255,7 @@ def _turn_done(state: GameState, **changes: Any) -> GameState:
 
 
 def _tiles_text(counts: Counter[Tile]) -> str:
-    return " ".join(map(str, sorted_tiles(counts.elements())))
+    return format_tiles(sorted_tiles(counts.elements()))
 
 
 def _table_change(state: GameState, table: tuple[Meld, ...], who: str) -> Counter[Tile]:

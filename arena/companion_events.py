@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rummikub.arena.record import rules_json, tiles_json
+from rummikub.arena.record import rules_json
 from rummikub.models.errors import RummikubError
 from rummikub.models.meld import Meld
+from rummikub.models.notation import tiles_json
 from rummikub.models.presets import rules_from_mapping
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile

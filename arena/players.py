@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 # Deterministic work per solve (CP-SAT deterministic seconds), not wall-clock time, so a
 # game replays move for move on any machine; a typical game position needs 0.001..0.05.
-DEFAULT_TIME_LIMIT = 5.0
+# Not the solver's DEFAULT_TIME_LIMIT (wall-clock seconds of one solve): another quantity.
+TURN_WORK_LIMIT = 5.0
 
 
 class NeverPlay:
@@ -48,7 +49,7 @@ class SolverPlayer:
         self,
         objective: str = "tiles",
         keep_jokers: bool = False,
-        time_limit: float = DEFAULT_TIME_LIMIT,
+        time_limit: float = TURN_WORK_LIMIT,
     ) -> None:
         from rummikub.solver import Limit
 
@@ -92,7 +93,7 @@ class HoldBack(SolverPlayer):
     ``pool_low`` tiles."""
 
     def __init__(
-        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = DEFAULT_TIME_LIMIT
+        self, hold_at: int = 8, pool_low: int = 10, time_limit: float = TURN_WORK_LIMIT
     ) -> None:
         super().__init__(time_limit=time_limit)
         self.hold_at = hold_at
@@ -135,13 +136,12 @@ class Strategy:
     name: str
     summary: str
     make: Callable[[float], Player]  # takes the solver time limit per move
-    uses_solver: bool = True
 
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("never-play", "always draws (the floor)", lambda t: NeverPlay(), False),
+        Strategy("never-play", "always draws (the floor)", lambda t: NeverPlay()),
         Strategy(
             "sets-only",
             "best sets from the rack alone (solver), never touches table melds",
@@ -183,7 +183,6 @@ STRATEGIES: dict[str, Strategy] = {
             "human",
             "no solver: plays obvious sets from the rack, then extends runs and groups",
             lambda t: Heuristic(),
-            False,
         ),
     )
 }
@@ -200,7 +199,7 @@ def strategy_names() -> list[str]:
     return list(STRATEGIES)
 
 
-def make_player(spec: str, time_limit: float = DEFAULT_TIME_LIMIT) -> Player:
+def make_player(spec: str, time_limit: float = TURN_WORK_LIMIT) -> Player:
     """A fresh player for a spec: a built-in name, or ``module:callable``.
 
     ``module:callable`` names either a player (a callable taking a :class:`PlayerView`)
@@ -228,10 +227,3 @@ def make_player(spec: str, time_limit: float = DEFAULT_TIME_LIMIT) -> Player:
     if not callable(target):
         raise ArenaError(f"player {spec!r}: {attribute!r} is not callable")
     return target
-
-
-def uses_solver(spec: str) -> bool:
-    """Whether a spec is a built-in strategy that calls the solver (custom players: unknown,
-    counted as no)."""
-    strategy = STRATEGIES.get(ALIASES.get(spec, spec))
-    return strategy is not None and strategy.uses_solver

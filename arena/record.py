@@ -21,18 +21,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rummikub.arena.errors import RecordError
 from rummikub.models.meld import Meld
+from rummikub.models.notation import tiles_json
 from rummikub.models.rules import RuleSet, RuleValue
-from rummikub.models.tile import Tile
 
 if TYPE_CHECKING:
     from rummikub.arena.game import Deal, GameConfig, GameResult, RoundResult, Turn
 
 Event = dict[str, Any]
-
-
-def tiles_json(tiles: Iterable[Tile]) -> list[str]:
-    """Tiles in notation, in order."""
-    return [str(t) for t in tiles]
 
 
 def melds_json(melds: Iterable[Meld]) -> list[list[str]]:

@@ -43,10 +43,10 @@ from rummikub.arena.record import (
     read_events,
     rules_json,
     split_games,
-    tiles_json,
 )
 from rummikub.arena.replay import replay_game
 from rummikub.models.meld import Meld
+from rummikub.models.notation import tiles_json
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles

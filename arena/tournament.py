@@ -22,7 +22,7 @@ from typing import Any
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
 from rummikub.arena.game import GameConfig, play_game
-from rummikub.arena.players import DEFAULT_TIME_LIMIT, make_player
+from rummikub.arena.players import TURN_WORK_LIMIT, make_player
 from rummikub.arena.record import Event, GameRecorder
 from rummikub.arena.stats import DealSample, EloEstimate, Sprt
 
@@ -125,7 +125,7 @@ class TournamentConfig:
     seed: int = 0
     seats: int | None = None  # players per game; default: all entrants, at most 4
     game: GameConfig = field(default_factory=GameConfig)
-    time_limit: float = DEFAULT_TIME_LIMIT
+    time_limit: float = TURN_WORK_LIMIT
     sprt: Sprt | None = None  # between the first two entrants
     record: bool = False
 
@@ -192,7 +192,6 @@ class EntrantStats:
     scores: list[int] = field(default_factory=list)
     round_scores: list[int] = field(default_factory=list)
     rack_left: int = 0
-    first_moves: int = 0
     seconds: float = 0.0
     solves: int = 0
     turns: int = 0  # length of the games it played
@@ -310,7 +309,6 @@ class TournamentResult:
             stats.scores.append(game.scores[seat])
             stats.round_scores.extend(r[seat] for r in game.round_scores)
             stats.rack_left += game.rack_left[seat]
-            stats.first_moves += seat == game.first
             stats.seconds += game.seconds[seat]
             stats.solves += game.solves[seat]
             stats.turns += game.turns

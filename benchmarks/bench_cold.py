@@ -59,9 +59,8 @@ print(0 if solution is None else len(solution.tiles))
 
 OURS_SCRIPT = """\
 import sys
-from rummikub.models import position_from_text
-from rummikub.solver import solve
-move = solve(position_from_text(open(sys.argv[1]).read()))
+import rummikub
+move = rummikub.solve(rummikub.Position.parse(open(sys.argv[1]).read()))
 print(move.placed_count)
 """
 
@@ -99,11 +98,7 @@ def cli_works(cli: str) -> str:
 def load_text(path: Path) -> Position | None:
     """A non-initial position from a text file, or None if the file does not parse."""
     try:
-        from rummikub.models import position_from_text
-    except ImportError:
-        return None
-    try:
-        position = position_from_text(path.read_text())
+        position = Position.parse(path.read_text())
     except Exception:
         return None
     return None if position.initial else position

@@ -11,11 +11,11 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rummikub.cli.errors import InputError
+from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.rule_options import rules_options
 
@@ -24,11 +24,6 @@ if TYPE_CHECKING:
     from rummikub.models.rules import RuleSet
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str) -> NoReturn:
-    """Stop with a one-line error and exit status 2 (see :mod:`rummikub.cli.errors`)."""
-    raise InputError(" ".join(message.split()))
 
 
 def _strategy_list() -> str:

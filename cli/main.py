@@ -11,11 +11,12 @@ import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rummikub.cli.errors import InputError, answering
+from rummikub.cli.errors import answering
+from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.rule_options import RULES_HELP, rules_for, rules_options
 
@@ -26,11 +27,6 @@ if TYPE_CHECKING:
 EMPTY_RACK = "Nothing to place: the rack is empty."
 MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str) -> NoReturn:
-    """Stop with a one-line error and exit status 2 (see :mod:`rummikub.cli.errors`)."""
-    raise InputError(" ".join(message.split()))
 
 
 def _decode(data: bytes, what: str = "input") -> str:
@@ -160,9 +156,12 @@ def _solver_options(func: F) -> F:
         type=click.Choice(["cpsat", "cbc", "highs"]),
         default="cpsat",
         show_default=True,
-        help="Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP (pip install 'rummikub[mip]').",
+        help=(
+            "Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP "
+            "(HiGHS needs pip install 'rummikub[mip]')."
+        ),
     )(func)
-    return click.option(  # type: ignore[no-any-return]
+    return click.option(
         "--time-limit",
         type=click.FloatRange(min=0.001, max=86400),
         default=10.0,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import click
 
@@ -39,9 +39,9 @@ def tile_text(tile: Tile, placed: bool = False) -> str:
     return click.style(text, fg=_TILE_COLOURS[tile.colour], bold=placed, underline=placed)
 
 
-def tiles_text(tiles: object) -> str:
+def tiles_text(tiles: Iterable[Tile]) -> str:
     """Tiles in their colours, space-separated."""
-    return " ".join(tile_text(t) for t in tiles) or "(none)"  # type: ignore[attr-defined]
+    return " ".join(tile_text(t) for t in tiles) or "(none)"
 
 
 def _meld_line(

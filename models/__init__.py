@@ -8,6 +8,7 @@ from rummikub.models.errors import (
     RummikubError,
     SolverError,
 )
+from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld, MeldKind, Reading, readings
 from rummikub.models.notation import format_tiles, parse_tiles
 from rummikub.models.position import Position
@@ -29,6 +30,7 @@ __all__ = [
     "Colour",
     "IllegalMeldError",
     "IllegalPositionError",
+    "JokerRule",
     "Meld",
     "MeldKind",
     "NotationError",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rummikub.models.errors import NotationError
@@ -122,6 +123,11 @@ def parse_meld_tokens(
     return tiles, declared
 
 
-def format_tiles(tiles: object) -> str:
+def tiles_json(tiles: Iterable[Tile]) -> list[str]:
+    """Tiles in canonical notation, one string each, in the given order (JSON-ready)."""
+    return [str(t) for t in tiles]
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
     """Tiles in canonical notation, space-separated, in the given order."""
-    return " ".join(str(t) for t in tiles)  # type: ignore[attr-defined]
+    return " ".join(tiles_json(tiles))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from rummikub.models.errors import IllegalPositionError
 from rummikub.models.meld import Meld
-from rummikub.models.notation import format_tiles
+from rummikub.models.notation import format_tiles, tiles_json
 from rummikub.models.presets import rules_line, rules_object
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
@@ -41,6 +41,31 @@ class Position:
         position = cls(tuple(table), tuple(rack), initial, rules)
         position.validate()
         return position
+
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Position:
+        """A validated position from the text format, or from JSON text when it starts with ``{``.
+
+        The text format: optional ``rules: american joker_rule=strict``, ``table: r1 r2 r3 |
+        b5-7`` (or one meld per line after ``table:``), ``rack: k4 o9 j``, optional
+        ``initial: yes``; ``#`` starts a comment. ``rules``, when given, overrides the rules
+        the text says (standard when it says none). Raises a
+        :class:`~rummikub.models.errors.RummikubError` naming what is wrong.
+        """
+        from rummikub.models.position_format import position_from_any  # it builds Positions
+
+        return position_from_any(text, rules)
+
+    @classmethod
+    def from_json(cls, obj: object, rules: RuleSet | None = None) -> Position:
+        """A validated position from a JSON object ``{"table": [...], "rack": [...], ...}``.
+
+        The inverse of :meth:`to_json`; a meld may also be one string (``"r3-7"``), the rack
+        one string; ``rules``, when given, overrides the object's ``"rules"``.
+        """
+        from rummikub.models.position_format import position_from_json  # it builds Positions
+
+        return position_from_json(obj, rules)
 
     def table_tiles(self) -> list[Tile]:
         """Every tile on the table, meld by meld."""
@@ -90,7 +115,7 @@ class Position:
             rules["rules"] = rules_object(self.rules)
         return rules | {
             "table": [meld.tokens() for meld in self.table],
-            "rack": [str(t) for t in self.rack],
+            "rack": tiles_json(self.rack),
             "initial": self.initial,
         }
 

@@ -25,6 +25,7 @@ from typing import ClassVar
 from rummikub.models.errors import RummikubError
 from rummikub.models.meld import Meld, why_illegal
 from rummikub.models.notation import format_tiles
+from rummikub.models.notation import tiles_json as _tiles_json
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
 
@@ -32,10 +33,6 @@ from rummikub.models.tile import Tile, sorted_tiles
 class StepError(RummikubError):
     """A step that does not apply: a meld not on the table, a tile not on the rack or not
     loose, tiles that do not add up, an illegal resulting meld, or loose tiles left over."""
-
-
-def _tiles_json(tiles: Iterable[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
 
 
 def _melds_text(melds: Sequence[Meld]) -> str:

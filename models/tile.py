@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -121,6 +122,6 @@ def _show(token: str, limit: int = 40) -> str:
     return repr(shown)
 
 
-def sorted_tiles(tiles: object) -> list[Tile]:
+def sorted_tiles(tiles: Iterable[Tile]) -> list[Tile]:
     """Tiles sorted colour-major, jokers last."""
-    return sorted(tiles, key=Tile.sort_key)  # type: ignore[call-overload]
+    return sorted(tiles, key=Tile.sort_key)

@@ -37,6 +37,7 @@ from itertools import combinations, product
 from rummikub.models.errors import RummikubError
 from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld, readings, why_illegal
+from rummikub.models.notation import format_tiles
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
@@ -225,7 +226,7 @@ def _hosts_exist(candidates: list[tuple[int, set[Tile]]], budget: Counter[Tile],
 
 
 def _tiles_text(tiles: Iterable[Tile]) -> str:
-    return " ".join(str(t) for t in sorted_tiles(tiles)) or "nothing"
+    return format_tiles(sorted_tiles(tiles)) or "nothing"
 
 
 def table_joker_problems(

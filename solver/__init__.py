@@ -1,13 +1,19 @@
-"""The optimisation: set catalogue, the ILP formulation, backends, and the best move."""
+"""The optimisation: the best move (or the K best) for a position, its steps, its analysis.
 
-from rummikub.solver.catalogue import CatalogueSet, catalogue
+The set catalogue, the formulation and the backends are internals in their own modules
+(:mod:`~rummikub.solver.catalogue`, :mod:`~rummikub.solver.formulation`, ...).
+"""
+
+from rummikub.solver.analysis import Analysis, analyze
 from rummikub.solver.engine import RankedMoves, solve, solve_top
-from rummikub.solver.limits import Limit, Status
+from rummikub.solver.explain import explain
+from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, Status
 from rummikub.solver.move import Move, NewMeld, Origin
-from rummikub.solver.objectives import Level, Objective, levels
+from rummikub.solver.objectives import Level, Objective
 
 __all__ = [
-    "CatalogueSet",
+    "DEFAULT_TIME_LIMIT",
+    "Analysis",
     "Level",
     "Limit",
     "Move",
@@ -16,8 +22,8 @@ __all__ = [
     "Origin",
     "RankedMoves",
     "Status",
-    "catalogue",
-    "levels",
+    "analyze",
+    "explain",
     "solve",
     "solve_top",
 ]

@@ -12,7 +12,7 @@ from rummikub.models.tile import Tile
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation
-from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, RawSolution, Status
+from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, formulate_turn
@@ -62,21 +62,21 @@ def solve(
     *,
     keep_jokers: bool = False,
     limit: Limit | None = None,
-    time_limit: float = DEFAULT_TIME_LIMIT,
     backend: str = "cpsat",
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
     ``objective`` and ``keep_jokers`` choose what "best" means (see
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
-    optimal or only the best found within the limit. ``backend`` is ``cpsat`` (OR-Tools,
+    optimal or only the best found within the limit (by default :class:`Limit`'s
+    :data:`~rummikub.solver.limits.DEFAULT_TIME_LIMIT` seconds). ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
     Every rule, how table jokers may be used included, is the position's (``position.rules``).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
-    limit = limit or Limit(seconds=time_limit)
+    limit = limit or Limit()
     position.validate()
     return _best_move(position, goal, keep_jokers, limit, run_backend, started)
 

@@ -199,11 +199,11 @@ def extract(
     kept_melds = []
     for m in sorted(survived):
         draft = survived[m]
-        original = Counter(draft.original)
+        own = Counter(draft.original)
         marks = []
         for tile in draft.tiles:
-            if original[tile] > 0:
-                original[tile] -= 1
+            if own[tile] > 0:
+                own[tile] -= 1
                 marks.append(False)
             elif rack_pool[tile] > 0:
                 rack_pool[tile] -= 1

@@ -1,6 +1,7 @@
 """PuLP backend: the same :class:`Formulation` solved by CBC (bundled with PuLP) or HiGHS.
 
-Import this module lazily; it needs the optional package ``pulp`` (and ``highspy`` for HiGHS).
+Import this module lazily (only the runs that use it pay for importing PuLP); HiGHS needs the
+optional package ``highspy`` (``pip install 'rummikub[mip]'``).
 """
 
 from __future__ import annotations
@@ -38,10 +39,8 @@ def quiet_stdout() -> Iterator[None]:
 def import_pulp() -> Any:
     try:
         import pulp
-    except ImportError:
-        raise SolverError(
-            "backend needs the package 'pulp': pip install pulp (or pip install 'rummikub[mip]')"
-        ) from None
+    except ImportError:  # a dependency of rummikub, so only in a broken install
+        raise SolverError("backend needs the package 'pulp': pip install pulp") from None
     return pulp
 
 

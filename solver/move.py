@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rummikub.models.meld import Meld, MeldKind
+from rummikub.models.notation import tiles_json
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.limits import Status
@@ -109,7 +110,7 @@ class Move:
 
         told = explanation(self, steps)
         jokers = [
-            {"meld": i, "position": slot, "stands_for": [str(t) for t in tiles]}
+            {"meld": i, "position": slot, "stands_for": tiles_json(tiles)}
             for i, new in enumerate(self.table)
             for slot, tiles in new.joker_options(self.position)
         ]
@@ -119,10 +120,10 @@ class Move:
             "keep_jokers": self.keep_jokers,
             "initial": self.position.initial,
             "draw": self.is_draw,
-            "placed": [str(t) for t in sorted_tiles(self.placed)],
+            "placed": tiles_json(sorted_tiles(self.placed)),
             "placed_count": self.placed_count,
             "placed_value": self.placed_value,
-            "table": [[str(t) for t in m.meld.tiles] for m in self.table],
+            "table": [tiles_json(m.meld.tiles) for m in self.table],
             "melds": [
                 {
                     "tiles": m.meld.tokens(),
@@ -136,12 +137,12 @@ class Move:
                 )
             ],
             "jokers": jokers,
-            "rack": [str(t) for t in self.rack_left],
+            "rack": tiles_json(self.rack_left),
             "goes_out": told.goes_out,
-            "opening": [[str(t) for t in m.tiles] for m in told.opening],
+            "opening": [tiles_json(m.tiles) for m in told.opening],
             "opening_value": told.opening_value,
             "moved": len(told.picked_up),
-            "moved_tiles": [str(t) for t in told.picked_up],
+            "moved_tiles": tiles_json(told.picked_up),
             "scores": dict(self.scores),
         }
         if steps:

@@ -42,6 +42,7 @@ def test_going_out_draw_and_probability() -> None:
     assert analysis.p_go_out_next == pytest.approx(6 / total)  # two copies of each
 
 
+@pytest.mark.slow
 def test_unplayable_tiles_with_reasons_agree_with_cbc() -> None:
     position = position_from_text("table: r1 r2 r3 | k5 b5 o5\nrack: r4 k13 b8 j")
     analysis = analyze(position)

@@ -74,6 +74,7 @@ def test_json_schema() -> None:
     assert data["timing"]["games_per_second"] > 0
 
 
+@pytest.mark.slow
 def test_same_seed_same_numbers_whatever_the_jobs() -> None:
     serial = run_json("--players", CHEAP, "--games", "12", "--seed", "9")
     parallel = run_json("--players", CHEAP, "--games", "12", "--seed", "9", "--jobs", "2")
@@ -167,6 +168,7 @@ def test_plot(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="no ray")
 def test_ray_executor_gives_the_same_numbers() -> None:
     import ray

@@ -47,6 +47,7 @@ def test_positions_span_the_sizes_and_features() -> None:
     assert sum(p.initial for _, p in POSITIONS) >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "position"), POSITIONS, ids=[n for n, _ in POSITIONS])
 def test_cpsat_and_cbc_agree(name: str, position: Position) -> None:
     objective = "value" if name.endswith(("3", "7")) else "tiles"

@@ -8,7 +8,7 @@ from itertools import combinations, combinations_with_replacement
 import pytest
 
 from rummikub.models import JOKER, STANDARD, Colour, Meld, MeldKind, RuleSet, Tile, readings
-from rummikub.solver import CatalogueSet, catalogue
+from rummikub.solver.catalogue import CatalogueSet, catalogue
 
 Key = tuple[int, ...]
 

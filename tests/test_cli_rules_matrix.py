@@ -143,6 +143,7 @@ def test_solve_top(tmp_path: Path, case: Case) -> None:
     assert out.startswith("#1") or "#1" in out, out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ANALYZE, ids=[c.id for c in ANALYZE])
 def test_analyze(tmp_path: Path, case: Case) -> None:
     path, options = case.write(tmp_path)

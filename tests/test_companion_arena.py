@@ -258,6 +258,7 @@ def test_four_player_games_every_seat(tmp_path: Path, explicit_draws: bool) -> N
     assert compared > 100  # the games are real: many turns were compared
 
 
+@pytest.mark.slow
 def test_two_and_three_player_matches_with_scoring(tmp_path: Path) -> None:
     """Matches of several rounds: score and next round, the totals as the engine's."""
     for players in ("optimal,greedy", "optimal,human,greedy"):
@@ -273,6 +274,7 @@ def test_two_and_three_player_matches_with_scoring(tmp_path: Path) -> None:
             assert _follow(games[0], seat, seat % 2 == 0, follower) > 10
 
 
+@pytest.mark.slow
 def test_the_same_through_the_command_line(tmp_path: Path) -> None:
     """One game from one seat, typed as a player would: the same states as the engine's."""
     games = _record(tmp_path, "--players", "optimal,human,never-play", "--games", "1",

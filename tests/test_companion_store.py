@@ -228,6 +228,7 @@ def test_a_hand_edited_file_without_a_final_newline(tmp_path: Path) -> None:
     assert game.events == 5 and path.read_bytes().count(b"\n") == 5
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(cut=st.integers(min_value=0, max_value=10_000))
 def test_a_file_cut_anywhere_keeps_every_whole_line(tmp_path_factory: Any, cut: int) -> None:
@@ -335,6 +336,7 @@ _EVENT_LIKE = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(event=_EVENT_LIKE)
 def test_any_hand_edited_line_reads_or_is_named(tmp_path_factory: Any, event: object) -> None:

@@ -29,6 +29,8 @@ from rummikub.models import (
     position_from_text,
 )
 
+pytestmark = pytest.mark.slow  # the whole file: hundreds of generated inputs per test
+
 LONG = os.environ.get("RUMMIKUB_FUZZ_EXAMPLES")
 EXAMPLES = int(LONG) if LONG else 300
 

@@ -217,6 +217,7 @@ def _check(position: Position, joker_rule: str, answer: JokerAnswer, move: Move,
     assert _solver_score(move) == answer.score, f"solver and oracle disagree{report}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_solver_matches_joker_oracle(case: Case) -> None:
     position = case.position()
@@ -229,6 +230,7 @@ def test_solver_matches_joker_oracle(case: Case) -> None:
     _check(position, case.joker_rule, answer, move, options)
 
 
+@pytest.mark.slow
 def test_random_positions_exercise_the_rules() -> None:
     """The generator gives what the comparison needs: table jokers everywhere, freeing often
     (in the oracle's best moves), and the rules make a difference."""
@@ -255,6 +257,7 @@ def _placing(score: Score, objective: str, keep_jokers: bool) -> tuple[int, ...]
     return objective_key(objective, keep_jokers)((count, value, jokers, 0))
 
 
+@pytest.mark.slow
 def test_rules_are_nested() -> None:
     """Every strict move is a locked move and every locked move a free one, so on the
     placing levels free >= locked >= strict (the moved level counts differently). And when

@@ -43,6 +43,7 @@ def test_position_larger_than_the_rules_allow_is_rejected_before_solving() -> No
         Position.of([Meld.parse("r1 j j"), Meld.parse("b1 b2 j")], tiles)
 
 
+@pytest.mark.slow
 def test_ten_thousand_line_batch_with_garbage_gives_one_line_each() -> None:
     rng = random.Random(1)
     good = [

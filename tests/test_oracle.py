@@ -140,6 +140,7 @@ def _check(position: Position, objective: str, keep_jokers: bool, options: str) 
     assert sorted(rack, key=Tile.sort_key) == move.rack_left, report
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_solver_matches_oracle(case: Case) -> None:
     position = case.position()

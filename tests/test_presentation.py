@@ -50,6 +50,7 @@ def _brute_force_picked_up(old: list[Meld], new: list[Meld]) -> int:
     return sum(len(m) for m in old) - most_staying(0, frozenset())
 
 
+@pytest.mark.slow
 def test_picked_up_is_the_best_pairing_on_random_tables() -> None:
     rng = random.Random(12)
     rules = RuleSet(colours=3, numbers=6)

@@ -185,6 +185,7 @@ def test_one_game_one_player_lists_its_turns(recorded: tuple[Path, dict[str, Any
     assert len(data["players"]) == 1 and len(listed) == data["players"][0]["turns"]
 
 
+@pytest.mark.slow
 def test_the_same_review_whatever_the_jobs(recorded: tuple[Path, dict[str, Any]]) -> None:
     args = (str(recorded[0]), "--game", "0", "--player", "human")
     serial = run_json(*args, "--jobs", "1")
@@ -283,6 +284,7 @@ def test_each_turn_position_solves_to_its_optimum_with_rummikub_solve(
         )
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32))
 def test_holding_is_reported_apart_and_every_better_move_is_legal(seed: int) -> None:

@@ -145,6 +145,7 @@ def small_position(seed: int) -> Position:
 CHUNK = 50
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(10))
 def test_replay_gives_the_new_table_standard_game(chunk: int) -> None:
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
@@ -163,6 +164,7 @@ def test_replay_gives_the_new_table_small_rule_sets(chunk: int) -> None:
         check_explained(move)
 
 
+@pytest.mark.slow
 def test_no_step_touches_more_than_two_table_melds() -> None:
     """With the 1,000 positions above, thousands of moves: every step touches at most two
     table melds (plus rack and loose tiles), and the steps replay to the new table."""

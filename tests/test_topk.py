@@ -21,6 +21,7 @@ def structure(move: object) -> tuple[object, ...]:
     return placed, melds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 def test_top_moves_are_legal_distinct_and_ordered(seed: int) -> None:
     position = random_position(seed, table_tiles=seed * 2, rack_tiles=8, joker_rate=0.1)

@@ -34,6 +34,7 @@ SMALL_RULES = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=45, derandomize=True, deadline=None)
 @given(
     seed=st.integers(0, 10**9),

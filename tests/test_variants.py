@@ -45,7 +45,8 @@ from rummikub.models.presets import (
 )
 from rummikub.models.rules import RULE_OPTIONS
 from rummikub.models.validation import move_problems, opening_value
-from rummikub.solver import Move, catalogue, solve
+from rummikub.solver import Move, solve
+from rummikub.solver.catalogue import catalogue
 from rummikub.solver.extensions import survivals
 
 WRAP = RuleSet(wrap=True)
@@ -435,6 +436,7 @@ ORACLE_RULES: dict[str, RuleSet] = {
 ORACLE_CASES = [(seed, name) for seed in range(36) for name in ORACLE_RULES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "name"), ORACLE_CASES, ids=[f"{n}-{s}" for s, n in ORACLE_CASES])
 def test_solver_matches_oracle_under_variants(seed: int, name: str) -> None:
     rng = random.Random(seed)

@@ -1,0 +1,130 @@
+"""The public API: ``import rummikub`` and what it promises (names, signatures, laziness)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import subprocess
+import sys
+from importlib.metadata import requires
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rummikub
+from rummikub.models.steps import replay
+from rummikub.models.validation import move_problems
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MIDGAME = (EXAMPLES / "midgame.txt").read_text()
+
+
+def test_every_public_name_is_the_one_its_subpackage_defines() -> None:
+    homes = {"models": importlib.import_module("rummikub.models")}
+    homes["solver"] = importlib.import_module("rummikub.solver")
+    for name in rummikub.__all__:
+        value = getattr(rummikub, name)
+        assert any(getattr(home, name, None) is value for home in homes.values()), name
+    assert set(rummikub.__all__) <= set(dir(rummikub))
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        _ = rummikub.nothing_here  # type: ignore[attr-defined]
+
+
+def test_the_typed_imports_list_exactly_the_lazy_names() -> None:
+    """What mypy and editors see (the TYPE_CHECKING imports) is what runs (the lazy table)."""
+    tree = ast.parse(Path(rummikub.__file__ or "").read_text())
+    typed = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If)
+        for inner in node.body
+        if isinstance(inner, ast.ImportFrom)
+        for alias in inner.names
+    }
+    assert typed == set(rummikub.__all__)
+
+
+def _run_python(code: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return result.stdout
+
+
+def test_import_rummikub_loads_nothing_heavy_and_cpsat_never_loads_pulp() -> None:
+    loaded = json.loads(
+        _run_python(
+            "import json, sys, rummikub\n"
+            "before = sorted(m for m in sys.modules if m.startswith(('rummikub.', 'ortools')))\n"
+            f"move = rummikub.solve(rummikub.Position.parse({MIDGAME!r}))\n"
+            "print(json.dumps([before, 'pulp' in sys.modules, move.placed_count]))"
+        )
+    )
+    before, pulp_loaded, placed = loaded
+    assert before == [] and not pulp_loaded and placed > 0
+
+
+def test_parse_reads_the_text_format_and_json_text_and_validates() -> None:
+    from_text = rummikub.Position.parse("table: k1-4 | rbk7\nrack: o8 k13 j")
+    from_json_text = rummikub.Position.parse(json.dumps(from_text.to_json()))
+    assert from_text == from_json_text == rummikub.Position.from_json(from_text.to_json())
+    assert str(from_text.table[0]) == "k1 k2 k3 k4"
+    with pytest.raises(rummikub.NotationError, match="unknown key"):
+        rummikub.Position.from_json({"tabel": []})
+    with pytest.raises(rummikub.IllegalPositionError, match="3 copies of r5"):
+        rummikub.Position.parse("rack: r5 r5 r5")
+    with pytest.raises(rummikub.IllegalMeldError):
+        rummikub.Position.parse("table: r1 b2 k3\nrack: r4")
+    american = rummikub.RuleSet.preset("american")
+    assert rummikub.Position.parse("rack: r5", american).rules == american
+    said = rummikub.Position.parse("rules: american\nrack: r5")
+    assert said.rules == american  # the text's own rules line, unless rules are given
+    assert rummikub.Position.parse(said.to_text()).rules == american
+    assert rummikub.Position.from_json(said.to_json()).rules == american
+    assert rummikub.Position.parse(said.to_text(), rummikub.RuleSet()).rules == rummikub.RuleSet()
+
+
+def test_the_readme_example_solves_validates_and_explains() -> None:
+    position = rummikub.Position.parse("table: k1-4 | o9-13 | rbk7\nrack: o8 k13 j b2")
+    move = rummikub.solve(position, "tiles", limit=rummikub.Limit(seconds=10))
+    assert move.status is rummikub.Status.OPTIMAL and move.placed_count == 3
+    assert move_problems(position, move.melds, move.placed) == []
+    table, rack = replay(position.table, position.rack, rummikub.explain(move))
+    assert sorted(map(str, table)) == sorted(map(str, move.melds))
+    assert sorted(map(str, rack)) == sorted(map(str, move.rack_left))
+    analysis = rummikub.analyze(position, rummikub.Limit(seconds=10))
+    assert analysis.best["tiles"].placed_count == move.placed_count
+
+
+def test_solve_takes_one_limit_and_formulate_turn_states_its_arguments() -> None:
+    from rummikub.solver.formulation import formulate
+    from rummikub.solver.opening import formulate_turn
+
+    assert "time_limit" not in inspect.signature(rummikub.solve).parameters
+    assert inspect.signature(formulate_turn) == inspect.signature(formulate)
+
+
+def test_one_default_per_time_limit_and_the_cli_shows_it() -> None:
+    from rummikub.arena.players import TURN_WORK_LIMIT
+    from rummikub.cli.arena import arena
+    from rummikub.cli.main import main
+    from rummikub.solver import DEFAULT_TIME_LIMIT
+
+    assert rummikub.Limit().seconds == DEFAULT_TIME_LIMIT
+    solve_command = main.commands["solve"]
+    defaults = {p.name: p.default for p in solve_command.params}
+    assert defaults["time_limit"] == DEFAULT_TIME_LIMIT
+    assert {p.name: p.default for p in arena.params}["time_limit"] == TURN_WORK_LIMIT
+
+
+def test_pulp_is_a_core_dependency_so_cbc_works_after_a_plain_install() -> None:
+    core = [r for r in requires("rummikub") or [] if "extra ==" not in r]
+    assert any(r.startswith("pulp") for r in core), core
+    from rummikub.cli.main import main
+
+    result = CliRunner().invoke(main, ["solve", "--rack", "r1 r2 r3 k5", "--backend", "cbc"])
+    assert result.exit_code == 0, result.output
+    assert "r1 r2 r3" in result.output
