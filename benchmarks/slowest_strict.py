@@ -8,6 +8,7 @@ Each position (``crosscheck.position_for``, seed 1, as ``bench_joker_rules.py``)
 under the strict joker rule; the ``--top`` slowest by process CPU time are listed with their
 position numbers (``position_for(number)`` rebuilds them) and written to ``--json``. With
 ``--numbers`` only those positions are re-timed (each ``--repeat`` times, best CPU time).
+Last line: median, p95, p99 and max CPU ms over all positions timed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from common import percentile  # noqa: E402
 from crosscheck import position_for  # noqa: E402
 
 from rummikub.models.position import Position  # noqa: E402
@@ -64,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = timed if args.numbers else timed[: args.top]
     for number, ms, scores in rows:
         print(f"{number}\t{ms:9.1f} ms\t{list(scores.values())}")
+    ms = [row[1] for row in timed]
+    figures = {q: percentile(ms, q) for q in (50, 95, 99, 100)}
+    print("cpu ms: " + ", ".join(f"p{q} {v:.1f}" for q, v in figures.items()) + f" ({len(ms)})")
     if args.json:
         payload = [{"number": n, "cpu_ms": ms, "scores": s} for n, ms, s in timed]
         args.json.write_text(json.dumps(payload, indent=2) + "\n")

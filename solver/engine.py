@@ -110,28 +110,25 @@ def _frees_under_strict(position: Position) -> bool:
 def _strict_by_bounds(
     position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
 ) -> tuple[Formulation, RawSolution]:
-    """The strict model's optimum, found in a smaller model when bounds prove it there.
+    """The strict model's optimum, found in a smaller model when a bound proves it there.
 
     The strict model without the long host runs (``Hosts.SHORT``) allows only strict
-    moves, so its optimum is a strict move; it is the strict optimum when it reaches an
-    upper bound: the locked optimum (every strict move is a locked move; the locked model
-    is the small wildcard form) or, failing that, the optimum of the model where a run
-    next to another may host a freed joker (``Hosts.RELAXED``: every strict move is one
-    of its moves). Otherwise the exact model is solved. Scores are compared level by
-    level, so the bounds are lexicographic, as the objective is. The solves share the
+    moves, so its optimum is a strict move; it is the strict optimum when it reaches the
+    locked optimum, an upper bound (every strict move is a locked move, and the locked
+    model is the small wildcard form). Otherwise the exact model is solved. Scores are
+    compared level by level, as the objective is lexicographic. The solves share the
     time limit.
     """
     deadline = time.perf_counter() + limit.seconds
     short = formulate_turn(position, goal, keep_jokers, host_sets=Hosts.SHORT)
     found = run_backend(short, limit)
     if found.status is Status.OPTIMAL:
-        scores = list(short.scores(found.values).values())
-        for bound in (_locked_bound, _relaxed_bound):
-            if bound(position, goal, keep_jokers, _left(limit, deadline), run_backend) == scores:
-                return short, found
+        bound = _locked_optimum(position, goal, keep_jokers, _left(limit, deadline), run_backend)
+        if bound == list(short.scores(found.values).values()):
+            return short, found
     exact = formulate_turn(position, goal, keep_jokers)
     raw = run_backend(exact, _left(limit, deadline))
-    if raw.status is Status.UNKNOWN and found.status is Status.OPTIMAL:
+    if raw.status is Status.UNKNOWN and found.status in (Status.OPTIMAL, Status.FEASIBLE):
         return short, RawSolution(Status.FEASIBLE, found.values, found.seconds)  # a strict move
     return exact, raw
 
@@ -142,24 +139,12 @@ def _left(limit: Limit, deadline: float) -> Limit:
     return Limit(seconds, limit.workers, limit.deterministic)
 
 
-def _locked_bound(
+def _locked_optimum(
     position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
 ) -> list[int] | None:
     """The locked optimum's scores (None when not proved optimal within the limit)."""
     locked = replace(position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED))
-    return _optimum(formulate_turn(locked, goal, keep_jokers), limit, run_backend)
-
-
-def _relaxed_bound(
-    position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
-) -> list[int] | None:
-    """The optimum's scores where any run with a joker may host a freed one."""
-    relaxed = formulate_turn(position, goal, keep_jokers, host_sets=Hosts.RELAXED)
-    return _optimum(relaxed, limit, run_backend)
-
-
-def _optimum(model: Formulation, limit: Limit, run_backend: Backend) -> list[int] | None:
-    """The scores of the model's optimum, level by level (None if not proved)."""
+    model = formulate_turn(locked, goal, keep_jokers)
     raw = run_backend(model, limit)
     return list(model.scores(raw.values).values()) if raw.status is Status.OPTIMAL else None
 

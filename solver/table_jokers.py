@@ -18,9 +18,8 @@ in which column a staying joker lies, so the per-set joker limit still holds.
 
 Runs longer than the catalogue's that may host a freed joker (:func:`long_hosts`) are
 most of the strict model's columns and most of its solve time, yet rarely needed. So the
-model comes in three :class:`Hosts` variants: the exact one; one without them (a
-restriction: its moves are strict moves) and one where any run with a joker may host (a
-relaxation: every strict move is one of its moves). Their optima bound the strict one.
+model comes in two :class:`Hosts` variants: the exact one and one without them (a
+restriction: its moves are strict moves, so its optimum bounds the strict one from below).
 """
 
 from __future__ import annotations
@@ -58,9 +57,6 @@ class Hosts(StrEnum):
 
     EXACT = "exact"  # catalogue sets and long runs, each with two rack tiles: the rule
     SHORT = "short"  # catalogue sets with two rack tiles only: fewer moves than the rule
-    # As SHORT, and a run with a joker next to another new run of its colour hosts without
-    # rack tiles (it may be a piece of a long host run): more moves than the rule.
-    RELAXED = "relaxed"
 
     @property
     def long_runs(self) -> bool:
@@ -140,25 +136,15 @@ class TableJokerRules(Extension):
         uses: dict[int, list[tuple[int, int]]],
     ) -> list[tuple[int, int]]:
         """``h[s]`` and ``w[s,t]`` for every joker set with two rack tiles; the jokers
-        they hold (``jokers_s h[s]``). Relaxed, a run with a joker hosts as it is."""
+        they hold (``jokers_s h[s]``)."""
         joker = model.rules.joker_index
         host_terms: list[tuple[int, int]] = []
-        relaxed = self.host_sets is Hosts.RELAXED
-        next_runs = _next_runs(model) if relaxed else {}
         for var, s in list(model.sets.items()):
             jokers_in = dict(s.counts).get(joker, 0)
-            if not jokers_in:
+            real = [(t, a) for t, a in s.counts if t != joker and t in placed_var]
+            if not jokers_in or len(real) == 0 or sum(a for _, a in real) < 2:
                 continue
             upper = model.variables[var].upper
-            if next_runs.get(var):
-                piece = model.add_variable(f"g{var}", 0, upper)
-                model.at_most(f"piece within x{var}", ((piece, 1), (var, -1)), 0)
-                next_to = tuple((v, -1) for v in next_runs[var])
-                model.at_most(f"piece next to a run {var}", ((piece, 1), *next_to), 0)
-                host_terms.append((piece, jokers_in))
-            real = [(t, a) for t, a in s.counts if t != joker and t in placed_var]
-            if len(real) == 0 or sum(a for _, a in real) < 2:
-                continue
             host = model.add_variable(f"h{var}", 0, upper)
             self.hosts[host] = var
             # A host copy is one of the x[s] copies, not an extra one.
@@ -250,48 +236,6 @@ class TableJokerRules(Extension):
             for jokers in self.melds:
                 if as_is.get(jokers.meld) == col:
                     values[var] = jokers.meanings[0].count(t)
-
-
-def _next_runs(model: Formulation) -> dict[int, list[int]]:
-    """Per run column with a joker: the other run columns of its colour that may lie right
-    next to it (one may end where the other starts, in some reading of each)."""
-    rules = model.rules
-    joker = rules.joker_index
-    reach: dict[int, tuple[int, set[int], set[int]]] = {}  # var -> colour, starts, ends
-    for var, s in model.sets.items():
-        if s.kind is not MeldKind.RUN:
-            continue
-        real = [t for t, _ in s.counts if t != joker]  # tile type c * numbers + n - 1
-        size = sum(a for _, a in s.counts)
-        colour = real[0] // rules.numbers
-        if rules.wrap:  # round the top any run may be next to any other of its colour
-            starts = set(range(1, rules.numbers + 1))
-        else:
-            low, high = min(real) % rules.numbers + 1, max(real) % rules.numbers + 1
-            starts = set(range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1))
-        ends = {(start + size - 2) % rules.numbers + 1 for start in starts}
-        reach[var] = (colour, starts, ends)
-    ending: dict[tuple[int, int], list[int]] = {}
-    for var, (colour, _, ends) in reach.items():
-        for end in ends:
-            ending.setdefault((colour, end), []).append(var)
-    starting: dict[tuple[int, int], list[int]] = {}
-    for var, (colour, starts, _) in reach.items():
-        for start in starts:
-            starting.setdefault((colour, start), []).append(var)
-    found: dict[int, list[int]] = {}
-    for var, s in model.sets.items():
-        if var not in reach or not dict(s.counts).get(joker):
-            continue
-        colour, starts, ends = reach[var]
-        near: set[int] = set()
-        for start in starts:
-            near.update(ending.get((colour, (start - 2) % rules.numbers + 1), ()))
-        for end in ends:
-            near.update(starting.get((colour, end % rules.numbers + 1), ()))
-        near.discard(var)
-        found[var] = sorted(near)
-    return found
 
 
 def joker_meanings(meld: Meld, rules: RuleSet) -> tuple[tuple[int, ...], ...]:
