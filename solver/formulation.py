@@ -178,7 +178,7 @@ def formulate(
     table. The wildcard form's lighter columns (a kept meld's jokers left to stand-ins or
     open places, one column for sets that differ only in tiles nobody holds) are the same
     optimum but not that. ``host_sets`` (strict rules): which sets may hold a freed joker;
-    only :attr:`Hosts.EXACT` is the rule, the others bound it (see
+    only :attr:`Hosts.EXACT` is the rule, :attr:`Hosts.SHORT` allows fewer moves (see
     :mod:`~rummikub.solver.table_jokers`).
     """
     pool = TilePool.of(position)
@@ -195,7 +195,7 @@ def formulate(
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
     if pool.guarded:
-        table_jokers = TableJokerRules(hosts_needed, pool.meanings, pool.rack, jokers, host_sets)
+        table_jokers = TableJokerRules(hosts_needed, pool.meanings, pool.rack, jokers)
         extensions.append(table_jokers)
     if wildcard:
         stand_ins = StandIns(jokers, light=not distinct)

@@ -72,7 +72,6 @@ class TableJokerRules(Extension):
     meanings: dict[int, tuple[tuple[int, ...], ...]]  # meld -> its jokers' joint meanings
     rack: Counter[int]
     jokers_in_play: int
-    host_sets: Hosts = Hosts.EXACT
     melds: list[MeldJokers] = field(default_factory=list)
     of_meld: dict[int, MeldJokers] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # h var -> x var of its set
