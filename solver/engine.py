@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rummikub.models.errors import SolverError
+from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
-from rummikub.solver.formulation import Formulation
+from rummikub.solver.formulation import Formulation, TilePool
 from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, formulate_turn
+from rummikub.solver.table_jokers import Hosts
 
 __all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
 
@@ -90,8 +92,61 @@ def _best_move(
     started: float,
 ) -> Move:
     """The best move of a validated position under its rules."""
-    model = formulate_turn(position, goal, keep_jokers)
-    return _move(position, model, run_backend(model, limit), goal, keep_jokers, started)
+    if _frees_under_strict(position):
+        model, raw = _strict_by_bounds(position, goal, keep_jokers, limit, run_backend)
+    else:
+        model = formulate_turn(position, goal, keep_jokers)
+        raw = run_backend(model, limit)
+    return _move(position, model, raw, goal, keep_jokers, started)
+
+
+def _frees_under_strict(position: Position) -> bool:
+    """Whether the position is played under the strict joker rule and its rack can free a
+    table joker (the strict model then spells out the sets that may host it)."""
+    played = as_played(position)
+    return played.rules.joker_rule is JokerRule.STRICT and TilePool.of(played).freeable
+
+
+def _strict_by_bounds(
+    position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
+) -> tuple[Formulation, RawSolution]:
+    """The strict model's optimum, found in a smaller model when a bound proves it there.
+
+    The strict model without the long host runs (``Hosts.SHORT``) allows only strict
+    moves, so its optimum is a strict move; it is the strict optimum when it reaches the
+    locked optimum, an upper bound (every strict move is a locked move, and the locked
+    model is the small wildcard form). Otherwise the exact model is solved. Scores are
+    compared level by level, as the objective is lexicographic. The solves share the
+    time limit.
+    """
+    deadline = time.perf_counter() + limit.seconds
+    short = formulate_turn(position, goal, keep_jokers, host_sets=Hosts.SHORT)
+    found = run_backend(short, limit)
+    if found.status is Status.OPTIMAL:
+        bound = _locked_optimum(position, goal, keep_jokers, _left(limit, deadline), run_backend)
+        if bound == list(short.scores(found.values).values()):
+            return short, found
+    exact = formulate_turn(position, goal, keep_jokers)
+    raw = run_backend(exact, _left(limit, deadline))
+    if raw.status is Status.UNKNOWN and found.status in (Status.OPTIMAL, Status.FEASIBLE):
+        return short, RawSolution(Status.FEASIBLE, found.values, found.seconds)  # a strict move
+    return exact, raw
+
+
+def _left(limit: Limit, deadline: float) -> Limit:
+    """The limit with the time that is left until ``deadline`` (at least a moment)."""
+    seconds = max(deadline - time.perf_counter(), 0.01)
+    return Limit(seconds, limit.workers, limit.deterministic)
+
+
+def _locked_optimum(
+    position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
+) -> list[int] | None:
+    """The locked optimum's scores (None when not proved optimal within the limit)."""
+    locked = replace(position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED))
+    model = formulate_turn(locked, goal, keep_jokers)
+    raw = run_backend(model, limit)
+    return list(model.scores(raw.values).values()) if raw.status is Status.OPTIMAL else None
 
 
 @dataclass(frozen=True)

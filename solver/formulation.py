@@ -45,7 +45,7 @@ from rummikub.solver.program import (
 )
 from rummikub.solver.sets import mask, sets_in_play
 from rummikub.solver.stand_ins import StandIns, wildcard_copies, wildcard_sets
-from rummikub.solver.table_jokers import TableJokerRules, joker_meanings, long_hosts
+from rummikub.solver.table_jokers import Hosts, TableJokerRules, joker_meanings, long_hosts
 
 __all__ = [
     "Constraint",
@@ -169,6 +169,7 @@ def formulate(
     keep_jokers: bool = False,
     *,
     distinct: bool = False,
+    host_sets: Hosts = Hosts.EXACT,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position, under its rules.
 
@@ -176,7 +177,9 @@ def formulate(
     column's tiles say which meld it lays, jokers included, so that one solution is one
     table. The wildcard form's lighter columns (a kept meld's jokers left to stand-ins or
     open places, one column for sets that differ only in tiles nobody holds) are the same
-    optimum but not that.
+    optimum but not that. ``host_sets`` (strict rules): which sets may hold a freed joker;
+    only :attr:`Hosts.EXACT` is the rule, :attr:`Hosts.SHORT` allows fewer moves (see
+    :mod:`~rummikub.solver.table_jokers`).
     """
     pool = TilePool.of(position)
     rules = position.rules
@@ -201,7 +204,8 @@ def formulate(
             for s, missing in wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
         ]
     else:
-        extra = long_hosts(rules, pool.rack, pool.available) if hosts_needed else ()
+        long_runs = hosts_needed and host_sets.long_runs
+        extra = long_hosts(rules, pool.rack, pool.available) if long_runs else ()
         sets = list(sets_in_play(rules, pool.available, extra))
     if not position.initial:
         extensions.append(KeptMelds(position, pool.in_play, jokers, stand_ins, table_jokers))

@@ -15,12 +15,18 @@ rack tiles of type ``t`` in them (``sum_t w[s,t] >= 2 h[s]``) and ``sum_s jokers
 freed jokers``. Which physical joker sits where does not matter (two jokers can swap
 places), so that is exact. With more jokers in play than a set may hold, ``s[c,t]`` says
 in which column a staying joker lies, so the per-set joker limit still holds.
+
+Runs longer than the catalogue's that may host a freed joker (:func:`long_hosts`) are
+most of the strict model's columns and most of its solve time, yet rarely needed. So the
+model comes in two :class:`Hosts` variants: the exact one and one without them (a
+restriction: its moves are strict moves, so its optimum bounds the strict one from below).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import combinations
 
 from rummikub.models.meld import Meld, MeldKind
@@ -44,6 +50,18 @@ class MeldJokers:
     choose: tuple[int, ...]
     stay: dict[int, int]
     freed: dict[int, int]
+
+
+class Hosts(StrEnum):
+    """Which new sets may hold a freed joker in the strict model."""
+
+    EXACT = "exact"  # catalogue sets and long runs, each with two rack tiles: the rule
+    SHORT = "short"  # catalogue sets with two rack tiles only: fewer moves than the rule
+
+    @property
+    def long_runs(self) -> bool:
+        """Whether runs longer than the catalogue's are added as host sets."""
+        return self is Hosts.EXACT
 
 
 @dataclass
