@@ -377,10 +377,9 @@ def _score(state: GameState, event: Scored) -> GameState:
             "are not on the table or your rack"
         )
     racks = (state.rack, *event.racks)
-    penalty = state.rules.joker_penalty
-    winner = state.winner if state.ended == "out" else blocked_winner(racks, penalty)
+    winner = state.winner if state.ended == "out" else blocked_winner(racks, state.rules)
     assert winner is not None
-    scores = round_scores(racks, winner, penalty)
+    scores = round_scores(racks, winner, state.rules)
     result = RoundResult(winner, state.ended, racks, scores)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     return replace(state, result=result, totals=totals, rounds=(*state.rounds, result))

@@ -214,7 +214,8 @@ def play_turn(
     scores: Sequence[int] = (),
     seed: int = 0,
 ) -> Turn:
-    """Ask the current player for a move, check it with the validator and apply it."""
+    """Ask the current player for a move, check it with the validator under the round's
+    rules (``state.rules``, the joker rule included) and apply it."""
     seat = state.current
     rack = state.racks[seat]
     view = PlayerView(
@@ -300,7 +301,7 @@ def play_round(
             winner, reason = seat, "out"
             break
         if state.passes >= n:
-            winner, reason = blocked_winner(state.racks, state.rules.joker_penalty), "blocked"
+            winner, reason = blocked_winner(state.racks, state.rules), "blocked"
             break
         if state.turn >= MAX_TURNS:
             raise ArenaError(f"round {round_no} did not end after {MAX_TURNS} turns")
@@ -311,7 +312,7 @@ def play_round(
         first,
         winner,
         reason,
-        round_scores(racks, winner, state.rules.joker_penalty),
+        round_scores(racks, winner, state.rules),
         racks,
         state.turn,
     )

@@ -15,14 +15,13 @@ Records hold no timings, so the same seed and players give byte-identical record
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rummikub.arena.errors import RecordError
 from rummikub.models.meld import Meld
-from rummikub.models.rules import RuleSet
+from rummikub.models.rules import RuleSet, RuleValue
 from rummikub.models.tile import Tile
 
 if TYPE_CHECKING:
@@ -37,13 +36,14 @@ def tiles_json(tiles: Iterable[Tile]) -> list[str]:
 
 
 def melds_json(melds: Iterable[Meld]) -> list[list[str]]:
-    """Melds as lists of tiles in notation."""
-    return [tiles_json(m.tiles) for m in melds]
+    """Melds as lists of tiles in notation, a joker with a declared meaning as ``j=r4`` (what
+    it stands for matters to the strict and locked joker rules on replay)."""
+    return [m.tokens() for m in melds]
 
 
-def rules_json(rules: RuleSet) -> dict[str, int]:
+def rules_json(rules: RuleSet) -> dict[str, RuleValue]:
     """Every rule option by name."""
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.init}
+    return rules.options()
 
 
 class GameRecorder:
@@ -146,6 +146,9 @@ def split_games(events: Iterable[Event]) -> list[list[Event]]:
     games: dict[object, list[Event]] = {}
     current: object = None
     for event in events:
+        number = event.get("game")
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+            raise RecordError(f"record: game number {number!r} is not a whole number")
         key = event.get("game", current if event["event"] != "game" else object())
         if event["event"] == "game":
             current = key

@@ -7,7 +7,7 @@ round ends and result must match the record exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rummikub.arena.errors import RecordError
@@ -20,6 +20,8 @@ from rummikub.models.tile import Tile
 
 
 def _tiles(items: Sequence[str]) -> tuple[Tile, ...]:
+    if isinstance(items, str) or not all(isinstance(t, str) for t in items):
+        raise TypeError(f"tiles must be a list of strings, got {items!r}")
     return tuple(Tile.parse(t) for t in items)
 
 
@@ -32,12 +34,17 @@ def _deal(event: Event) -> Deal:
     )
 
 
-class ScriptedPlayer:
-    """Plays the recorded moves of one seat, in order."""
+Watcher = Callable[[PlayerView, Play], None]
+"""Sees every turn of a replay: what the player saw and what it played (a draw included)."""
 
-    def __init__(self, turns: Iterable[Event]) -> None:
+
+class ScriptedPlayer:
+    """Plays the recorded moves of one seat, in order (``watch`` sees each of them)."""
+
+    def __init__(self, turns: Iterable[Event], watch: Watcher | None = None) -> None:
         self.turns = list(turns)
         self.next = 0
+        self.watch = watch
 
     def __call__(self, view: PlayerView) -> Play:
         if self.next >= len(self.turns):
@@ -49,29 +56,38 @@ class ScriptedPlayer:
                 f"record: seat {view.seat} moves at round {event['round']} turn {event['turn']}"
                 f", but the game is at round {view.round} turn {view.turn}"
             )
-        if event["action"] != "play":
-            return DRAW
-        return Play(tuple(Meld(_tiles(m)) for m in event["table"]), _tiles(event["placed"]))
+        play = DRAW
+        if event["action"] == "play":
+            melds = tuple(Meld.parse(" ".join(m)) for m in event["table"])  # j=r4 kept
+            play = Play(melds, _tiles(event["placed"]))
+        if self.watch is not None:
+            self.watch(view, play)
+        return play
 
 
-def replay_game(events: Sequence[Event]) -> GameResult:
-    """Replay one game's events; :class:`RecordError` says where it departs from the record."""
+def replay_game(events: Sequence[Event], watch: Watcher | None = None) -> GameResult:
+    """Replay one game's events; :class:`RecordError` says where it departs from the record.
+
+    ``watch`` is called on every turn with the player's view and the recorded play.
+    """
     try:
-        return _replay(events)
+        return _replay(events, watch)
     except (KeyError, TypeError, ValueError) as error:
         raise RecordError(f"record: malformed event ({type(error).__name__}: {error})") from None
 
 
-def _replay(events: Sequence[Event]) -> GameResult:
+def _replay(events: Sequence[Event], watch: Watcher | None) -> GameResult:
     header = events[0]
     if header.get("event") != "game":
         raise RecordError("record: a game starts with its 'game' header")
-    rules = RuleSet(**header["rules"])
+    rules = RuleSet(**header.get("rules", {}))  # records without rules: the standard game
     config = GameConfig(rules, int(header["rack_size"]), header["target"])
     names = list(header["players"])
     deals = {e["round"]: _deal(e) for e in events if e["event"] == "deal"}
     turns = [e for e in events if e["event"] == "turn"]
-    players = [ScriptedPlayer(e for e in turns if e["seat"] == s) for s in range(len(names))]
+    players = [
+        ScriptedPlayer((e for e in turns if e["seat"] == s), watch) for s in range(len(names))
+    ]
 
     def deal(round_no: int) -> Deal:
         if round_no not in deals:
@@ -82,6 +98,8 @@ def _replay(events: Sequence[Event]) -> GameResult:
     result = play_game(
         players, int(header["seed"]), config, names=names, recorder=recorder, deals=deal
     )
+    if "rules" not in header:  # a record that leaves the rules out is one of the standard game
+        recorder.events[0].pop("rules", None)
     if recorder.events != list(events):
         for number, (got, want) in enumerate(zip(recorder.events, events, strict=False), 1):
             if got != want:

@@ -17,9 +17,11 @@ import click
 
 from rummikub.cli.errors import InputError
 from rummikub.cli.errors import guard as _guard
+from rummikub.cli.rule_options import rules_options
 
 if TYPE_CHECKING:
     from rummikub.arena.tournament import TournamentResult
+    from rummikub.models.rules import RuleSet
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,10 +70,13 @@ def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
     data = result.to_json()
     config = result.config
     cycle = config.cycle
+    from rummikub.models.presets import rules_line
+
     lines = [
         f"{data['games']} games of {data['seats']} players, seed {data['seed']}"
         + (f", matches to {config.game.target}" if config.game.target else ", one round each")
-        + f"; schedule cycle {cycle} games (every seat order)"
+        + f"; schedule cycle {cycle} games (every seat order)",
+        f"rules: {rules_line(config.game.rules)}",
     ]
     if data["games"] % cycle:
         lines.append(f"note: {data['games']} is not a multiple of {cycle}: seats are unbalanced")
@@ -246,11 +251,17 @@ Every combination of --seats entrants plays in every seat order on a
 shared deal (so deal and seat luck cancel out); each game's seed is
 derived from --seed, so the numbers never depend on --jobs.
 \b
+The games are played under the rules of --rules and the single rule
+options, as on solve (standard by default); every move is checked under
+them, and a player that breaks one stops the game (exit status 2). A
+record stores the rules, and --replay checks the moves under them again.
+\b
 Examples:
   rummikub arena --list
   rummikub arena --players max-tiles,hold-back,greedy,sets-only --games 2000 --seed 1 --jobs 2
   rummikub arena --players max-tiles,human --sprt 0,50 --games 5000 --jobs 2
   rummikub arena --players max-tiles,mybot:play --games 100 --json
+  rummikub arena --players max-tiles,hold-back --rules american --joker-rule strict
   rummikub arena --replay games.jsonl
 """,
 )
@@ -350,6 +361,7 @@ Examples:
     default=None,
     help="Progress bar on stderr (default: only on a terminal).",
 )
+@rules_options
 @_guard
 def arena(
     players: str | None,
@@ -374,11 +386,14 @@ def arena(
     record_path: str | None,
     replay_path: str | None,
     progress: bool | None,
+    rules: RuleSet,
 ) -> None:
     if list_players:
         click.echo("Built-in strategies:\n" + _strategy_list())
         return
     if replay_path is not None:
+        if click.get_current_context().meta.get("rules_given"):
+            _fail("--replay plays a record under the rules in its header; drop the rule options")
         _replay(replay_path, as_json)
         return
     if not players:
@@ -409,7 +424,7 @@ def arena(
         games=games,
         seed=seed,
         seats=seats,
-        game=GameConfig(target=target if match else None),
+        game=GameConfig(rules=rules, target=target if match else None),
         time_limit=time_limit,
         sprt=Sprt(*bounds, alpha=sprt_alpha, beta=sprt_beta) if bounds else None,
         record=record_path is not None,

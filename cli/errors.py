@@ -1,15 +1,26 @@
-"""How every command fails: one line on stderr, exit 2 for bad input, 1 for a bug."""
+"""How every command fails: one line on stderr, exit 2 for bad input, 1 for a bug.
+
+A bug is anything the library raises once the input has been read and checked: a legal
+position always has an answer. Its line says it is a bug and carries the position as JSON
+(see :func:`answering`), so the report can be reproduced.
+"""
 
 from __future__ import annotations
 
 import functools
+import json
 import sys
-from collections.abc import Callable
-from typing import IO, Any, NoReturn, TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+if TYPE_CHECKING:
+    from rummikub.models.position import Position
+
 F = TypeVar("F", bound=Callable[..., Any])
+POSITION_KEY = "position"  # the position being answered, in the click context, for bug reports
 
 
 class InputError(click.ClickException):
@@ -21,9 +32,45 @@ class InputError(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True)
 
 
+class InternalFailure(Exception):
+    """The library failed on input it had accepted: a bug, whatever the error's class."""
+
+
 def fail(message: str) -> NoReturn:
     """Stop the command with a one-line error and exit status 2."""
     raise InputError(" ".join(message.split()))
+
+
+@contextmanager
+def answering(position: Position) -> Iterator[None]:
+    """Answer a checked position: any library error inside is a bug (exit 1), reported
+    with the position."""
+    from rummikub.models.errors import RummikubError
+
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta[POSITION_KEY] = position
+    try:
+        yield
+    except RummikubError as error:
+        raise InternalFailure(f"{type(error).__name__}: {error}") from error
+
+
+def _bug_report(error: BaseException) -> str:
+    """One line: what failed, that it is a bug, and the position (JSON) it failed on."""
+    notes = " ".join(getattr(error, "__notes__", []))
+    what = str(error) if isinstance(error, InternalFailure) else f"{type(error).__name__}: {error}"
+    line = "internal error (a bug in rummikub; please report this line): " + " ".join(
+        f"{what} {notes}".split()
+    )
+    context = click.get_current_context(silent=True)
+    position = context.meta.get(POSITION_KEY) if context is not None else None
+    if position is not None:
+        try:
+            line += "; position: " + json.dumps(position.to_json(), separators=(",", ":"))
+        except Exception:  # the report must come out even if the position cannot print
+            line += f"; position: {position}"
+    return line
 
 
 def guard(func: F) -> F:
@@ -43,9 +90,7 @@ def guard(func: F) -> F:
             click.echo("interrupted", err=True)
             sys.exit(130)
         except Exception as error:  # the promise: no traceback, exit status 1
-            notes = " ".join(getattr(error, "__notes__", []))
-            message = " ".join(f"{type(error).__name__}: {error} {notes}".split())
-            click.echo(f"internal error: {message}", err=True)
+            click.echo(_bug_report(error), err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]

@@ -1,6 +1,7 @@
 """The ``rummikub`` command: a thin click layer over the library.
 
-Exit status: 0 solved (also when nothing can be placed), 1 internal error, 2 bad input.
+Exit status: 0 solved (also when nothing can be placed), 1 a bug (one line with the position
+as JSON, to report), 2 bad input.
 The solver (and OR-Tools) is imported only when a command needs it, so ``--help`` is fast.
 """
 
@@ -14,13 +15,15 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from rummikub.cli.errors import InputError
+from rummikub.cli.errors import InputError, answering
 from rummikub.cli.errors import guard as _guard
+from rummikub.cli.rule_options import RULES_HELP, rules_for, rules_options
 
 if TYPE_CHECKING:
     from rummikub.models.position import Position
-    from rummikub.models.rules import RuleSet
+    from rummikub.models.rules import RuleSet, RuleValue
 
+EMPTY_RACK = "Nothing to place: the rack is empty."
 MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,18 +70,18 @@ def _load_position(
     fmt: str,
     rules: RuleSet | None = None,
 ) -> Position:
-    from rummikub.models import (
-        RummikubError,
-        parse_melds,
-        parse_tiles,
+    """The position of a file (or stdin) or of --table/--rack, under the rules it says it is
+    played under with the command line's rule options over them."""
+    from rummikub.models import RummikubError, parse_melds, parse_tiles
+    from rummikub.models.position import Position
+    from rummikub.models.position_format import (
+        load_json,
         position_from_json,
         position_from_text,
+        rules_in_json,
+        rules_in_text,
     )
-    from rummikub.models.position import Position
-    from rummikub.models.position_format import load_json
-    from rummikub.models.rules import STANDARD
 
-    rules = rules or STANDARD
     try:
         if source is not None:
             if table is not None or rack is not None:
@@ -86,9 +89,10 @@ def _load_position(
             text, name = _read_source(source)
             try:
                 if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
-                    position = position_from_json(load_json(text), rules)
+                    data = load_json(text)
+                    position = position_from_json(data, rules_for(rules_in_json(data), rules))
                 else:
-                    position = position_from_text(text, rules)
+                    position = position_from_text(text, rules_for(rules_in_text(text), rules))
             except RummikubError as error:
                 _fail(f"{name}: {error}")
             if initial and not position.initial:
@@ -96,12 +100,13 @@ def _load_position(
             return position
         if table is None and rack is None:
             _fail("no position given: pass a FILE (or - for stdin), or --table and/or --rack")
+        rules = rules_for(None, rules)
         try:
-            melds = parse_melds(table or "")
+            melds = parse_melds(table or "", rules)
         except RummikubError as error:
             _fail(f"--table: {error}")
         try:
-            tiles = parse_tiles(rack or "")
+            tiles = parse_tiles(rack or "", rules)
         except RummikubError as error:
             _fail(f"--rack: {error}")
         try:
@@ -135,105 +140,17 @@ _POSITION_HELP = """
 \b
 POSITION is a file in the text format or JSON (- reads stdin), or give
 --table/--rack instead. Text format:
+  rules: american joker_rule=strict (optional; else the standard game)
   table: r1 r2 r3 | b5-7 | rbk9     (or one meld per line after 'table:')
   rack: k4 k5 o9 j
   initial: yes                      (opening meld still to make)
 JSON: {"table": [["r1","r2","r3"], ["b5","b6","b7"]], "rack": ["k4","j"], "initial": false}
+(optionally with "rules": "american" or {"preset": "wrap", "joker_rule": "strict"})
 """
 
 
-_RULES_HELP = """
-
-\b
-Rules: the standard game unless --rules names a preset (standard, sabra,
-american, vietnamese, wrap; 'rummikub rules' lists them) or a TOML/JSON rules
-file; --colours, --wrap, --threshold etc. override single options.
-"""
-# CLI option -> RuleSet field, for the overrides below.
-_RULE_FLAGS = {
-    "colours": "colours",
-    "numbers": "numbers",
-    "copies": "copies",
-    "jokers": "jokers",
-    "min_len": "min_len",
-    "max_jokers_per_set": "max_jokers_per_set",
-    "wrap": "wrap",
-    "threshold": "initial_threshold",
-    "joker_penalty": "joker_penalty",
-    "continue_after_initial": "continue_after_initial",
-    "joker_rule": "joker_rule",
-}
-
-
-def _resolve_rules(spec: str | None, overrides: dict[str, Any]) -> RuleSet:
-    """The rule set of --rules and the override options; bad rules exit 2 with one line."""
-    from rummikub.models.errors import RummikubError
-    from rummikub.models.presets import resolve_rules
-
-    fields = {_RULE_FLAGS[flag]: value for flag, value in overrides.items()}
-    try:
-        return resolve_rules(spec, **fields)
-    except RummikubError as error:
-        _fail(str(error))
-
-
-def _rules_options(func: F) -> F:
-    """Add --rules and the single-rule overrides; the command receives ``rules`` (a RuleSet).
-
-    Whether any of them was given is left in ``click.get_current_context().meta["rules_given"]``.
-    """
-    import functools
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, rules_spec: str | None = None, **kwargs: Any) -> Any:
-        overrides = {flag: kwargs.pop(flag) for flag in _RULE_FLAGS}
-        given = rules_spec is not None or any(v is not None for v in overrides.values())
-        click.get_current_context().meta["rules_given"] = given
-        return func(*args, rules=_resolve_rules(rules_spec, overrides), **kwargs)
-
-    def number(name: str, text: str) -> Callable[[F], F]:
-        return click.option(name, type=int, default=None, metavar="N", help=text)
-
-    options: list[Callable[[Any], Any]] = [
-        click.option(
-            "--rules",
-            "rules_spec",
-            metavar="NAME|FILE",
-            help="Rule preset (standard, sabra, american, vietnamese, wrap) or a TOML/JSON "
-            "rules file. Default: standard.",
-        ),
-        number("--colours", "Colours in the game (standard 4)."),
-        number("--numbers", "Numbers per colour, 1..N (standard 13)."),
-        number("--copies", "Copies of each numbered tile (standard 2)."),
-        number("--jokers", "Jokers in the game (standard 2)."),
-        number("--min-len", "Fewest tiles in a set (standard 3)."),
-        number("--max-jokers-per-set", "Jokers one set may hold (standard 2; vietnamese 1)."),
-        click.option(
-            "--wrap/--no-wrap",
-            default=None,
-            help="Runs may go round the top: 12-13-1, 13-1-2 (house rule; standard: no).",
-        ),
-        number("--threshold", "Least value of the opening meld (standard 30; american 50)."),
-        number("--joker-penalty", "What a joker left on a rack costs in scoring (standard 30)."),
-        click.option(
-            "--continue-after-initial/--no-continue-after-initial",
-            default=None,
-            help="The opening turn may go on to use the table once the opening meld is down "
-            "(standard: no).",
-        ),
-        click.option(
-            "--joker-rule",
-            type=click.Choice(["free", "strict", "locked"]),
-            default=None,
-            help="Jokers already on the table: free (move like any tile; default), strict "
-            "(official: taken only by swapping in their tile from the rack, then played in a "
-            "new set with two rack tiles) or locked (swap only; the joker goes anywhere).",
-        ),
-    ]
-    result: Any = wrapper
-    for option in reversed(options):
-        result = option(result)
-    return result  # type: ignore[no-any-return]
+_RULES_HELP = RULES_HELP
+_rules_options = rules_options
 
 
 def _solver_options(func: F) -> F:
@@ -299,7 +216,8 @@ Examples:
 
 \b
 Exit status: 0 solved (also when nothing can be placed: draw),
-2 bad input (one line on stderr), 1 internal error.
+2 bad input (one line on stderr), 1 a bug (one line with the
+position as JSON, to report).
 """
 )
 @_position_options
@@ -390,24 +308,28 @@ def solve(
     pos = _load_position(position, table, rack, initial, fmt, rules)
     from rummikub.cli.render import move_svg, render_move, render_ranked
 
-    if top is not None:
-        ranked = solve_top(
-            pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
-        )
-        if svg_path is not None and ranked.moves:
-            _write(svg_path, move_svg(ranked.moves[0]))
-        if as_json:
-            click.echo(json.dumps(ranked.to_json()))
-        else:
-            click.echo(render_ranked(ranked, steps), color=color)
+    if not pos.rack and not as_json:
+        click.echo(EMPTY_RACK)
         return
-    move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
-    if svg_path is not None:
-        _write(svg_path, move_svg(move))
-    if as_json:
-        click.echo(json.dumps(move.to_json(steps=steps)))
-    else:
-        click.echo(render_move(move, steps=steps), color=color)
+    with answering(pos):
+        if top is not None:
+            ranked = solve_top(
+                pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
+            )
+            if svg_path is not None and ranked.moves:
+                _write(svg_path, move_svg(ranked.moves[0]))
+            if as_json:
+                click.echo(json.dumps(ranked.to_json()))
+            else:
+                click.echo(render_ranked(ranked, steps), color=color)
+            return
+        move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
+        if svg_path is not None:
+            _write(svg_path, move_svg(move))
+        if as_json:
+            click.echo(json.dumps(move.to_json(steps=steps)))
+        else:
+            click.echo(render_move(move, steps=steps), color=color)
 
 
 def _write(path: str, text: str) -> None:
@@ -442,23 +364,23 @@ def _solve_lines(
     """Solve a JSON Lines batch, a bad line yielding an error object; returns the bad count."""
     from rummikub.models import RummikubError, position_from_json
     from rummikub.models.position import Position
-    from rummikub.models.position_format import load_json
-    from rummikub.models.rules import STANDARD
+    from rummikub.models.position_format import load_json, rules_in_json
     from rummikub.solver import solve as best_move
 
-    rules = rules or STANDARD
     bad = 0
     for number, raw in enumerate(_lines(path), 1):
         try:
             text = _decode(raw, "line")
             if not text.strip():
                 raise RummikubError("empty line: expected a JSON position")
-            position = position_from_json(load_json(text), rules)
+            data = load_json(text)
+            position = position_from_json(data, rules_for(rules_in_json(data), rules))
             if initial and not position.initial:
                 position = Position(position.table, position.rack, True, position.rules)
-            result: dict[str, object] = best_move(
-                position, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
-            ).to_json()
+            with answering(position):
+                result: dict[str, object] = best_move(
+                    position, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
+                ).to_json()
         except RummikubError as error:
             bad += 1
             result = {"error": " ".join(str(error).split()), "line": number}
@@ -506,13 +428,14 @@ def analyze(
 
     load_backend(backend)
     pos = _load_position(position, table, rack, initial, fmt, rules)
-    result = analyse_position(pos, Limit(seconds=time_limit), backend)
-    if as_json:
-        click.echo(json.dumps(result.to_json()))
-    else:
-        from rummikub.cli.render import render_analysis
+    with answering(pos):
+        result = analyse_position(pos, Limit(seconds=time_limit), backend)
+        if as_json:
+            click.echo(json.dumps(result.to_json()))
+        else:
+            from rummikub.cli.render import render_analysis
 
-        click.echo(render_analysis(result), color=color)
+            click.echo(render_analysis(result), color=color)
 
 
 @main.command(
@@ -547,13 +470,13 @@ def check(
         click.echo(render_check(pos))
 
 
-def _yes_no(value: int | bool) -> str:
+def _yes_no(value: RuleValue) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
 
 
-def _options_text(options: dict[str, int | bool]) -> str:
+def _options_text(options: dict[str, RuleValue]) -> str:
     return ", ".join(f"{name} {_yes_no(value)}" for name, value in options.items())
 
 
@@ -562,12 +485,14 @@ def _options_text(options: dict[str, int | bool]) -> str:
     help="""List the rule presets and what each sets, or show the rules selected.
 
 \b
-Use a preset with --rules NAME on solve, check and analyze, or write a rules
-file (TOML or JSON) with any of the options below, optionally on a preset:
+Use a preset with --rules NAME on solve, check, analyze and arena, put a
+'rules:' line in a position file (rules: american joker_rule=strict), or
+write a rules file (TOML or JSON) with any of the options below,
+optionally on a preset, and pass --rules FILE:
   preset = "american"
   wrap = true
-  max_jokers_per_set = 1
-and pass --rules FILE. Single options (--wrap, --threshold 40, ...) override.
+  joker_rule = "strict"
+Single options (--wrap, --threshold 50, ...) override.
 With --rules or an override this command prints the rules they select.
 """,
 )
@@ -575,21 +500,26 @@ With --rules or an override this command prints the rules they select.
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_guard
 def rules_command(as_json: bool, rules: RuleSet) -> None:
-    from rummikub.models.presets import PRESETS
+    import textwrap
+
+    from rummikub.models.presets import PRESETS, rules_line
 
     if click.get_current_context().meta.get("rules_given"):
         if as_json:
-            click.echo(json.dumps({"rules": rules.options(), "changes": rules.changes()}))
+            selected = {"rules": rules.options(), "changes": rules.changes()}
+            click.echo(json.dumps(selected | {"line": rules_line(rules)}))
             return
         click.echo("Rules: " + _options_text(rules.options()))
         changes = rules.changes()
         click.echo("Differs from standard: " + (_options_text(changes) if changes else "nothing"))
+        click.echo(f"In a position file: rules: {rules_line(rules)}")
         return
     if as_json:
         payload = {
             "presets": [
                 {
                     "name": p.name,
+                    "aliases": list(p.aliases),
                     "description": p.description,
                     "rules": p.rules.options(),
                     "changes": p.rules.changes(),
@@ -600,9 +530,15 @@ def rules_command(as_json: bool, rules: RuleSet) -> None:
         click.echo(json.dumps(payload))
         return
     width = max(len(name) for name in PRESETS)
-    lines = ["Rule presets (--rules NAME; or --rules FILE for a TOML/JSON rules file):"]
+    indent = " " * (width + 4)
+    lines = ["Rule presets (--rules NAME, or a 'rules: NAME' line in a position file):"]
     for p in PRESETS.values():
-        lines.append(f"  {p.name:<{width}}  {p.description}")
+        text = textwrap.fill(
+            p.description, 96, initial_indent=f"  {p.name:<{width}}  ", subsequent_indent=indent
+        )
+        lines.append(text)
+        if p.aliases:
+            lines.append(f"{indent}also: {', '.join(p.aliases)}")
         changes = p.rules.changes()
         if changes:
             sets = _options_text(changes) + " (the rest as standard)"
@@ -610,7 +546,15 @@ def rules_command(as_json: bool, rules: RuleSet) -> None:
             sets = _options_text(p.rules.options())
         else:
             sets = "the standard options"
-        lines.append(f"  {'':<{width}}  sets: {sets}")
+        lines.append(
+            textwrap.fill(f"sets: {sets}", 96, initial_indent=indent, subsequent_indent=indent)
+        )
+    lines += [
+        "",
+        "House rules and options on any preset: --threshold 50 (an opening meld worth 50),",
+        "--wrap (runs round the top), --joker-rule strict|locked (the official table-joker",
+        "rule, or its looser form); 'rummikub solve --help' lists every option.",
+    ]
     click.echo("\n".join(lines))
 
 
@@ -623,6 +567,7 @@ def _register_arena() -> None:
 _register_arena()
 main.add_command(importlib.import_module("rummikub.cli.advise").advise)
 main.add_command(importlib.import_module("rummikub.cli.game").game)
+main.add_command(importlib.import_module("rummikub.cli.review").review)
 
 
 if __name__ == "__main__":  # pragma: no cover

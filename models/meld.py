@@ -138,9 +138,9 @@ def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
             )
         return f"a group holds at most {rules.colours} tiles"
     if len(colours) == 1:
+        colour = real[0].colour
         repeated_numbers = sorted(n for n, k in numbers.items() if k > 1 and n is not None)
         if repeated_numbers:
-            colour = real[0].colour
             return f"a run needs different numbers, but {Tile(colour, repeated_numbers[0])} repeats"
         present = sorted(n for n in numbers if n is not None)
         top = rules.numbers
@@ -152,21 +152,48 @@ def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:
         if rules.wrap and size > top:
             return f"a run holds at most {top} tiles (one of each number)"
         if rules.wrap:
-            round_high = (round_low + round_gaps + len(real) - 2) % top + 1
-            going = f" (going round from {top} to 1)" if round_high < round_low else ""
-            return (
-                f"a run needs consecutive numbers: {round_gaps} missing "
-                f"between {round_low} and {round_high}{going}"
-            )
+            span = round_gaps + len(real)
+            numbers_round = rules.run_numbers(round_low, span)
+            going = f", going round from {top} to 1" if numbers_round[-1] < round_low else ""
+            gone = [n for n in numbers_round if n not in numbers]
+            return f"a run needs consecutive numbers: {_missing(colour, gone, jokers)}{going}"
         if gaps > jokers and round_gaps <= jokers and size <= top:
             return (
                 f"a run needs consecutive numbers: {top} is not followed by 1 "
                 f"(wrap-around, as in {top - 1}-{top}-1, is off in these rules)"
             )
         if gaps > jokers:
-            return f"a run needs consecutive numbers: {gaps} missing between {low} and {high}"
+            gone = [n for n in range(low, high + 1) if n not in numbers]
+            return f"a run needs consecutive numbers: {_missing(colour, gone, jokers)}"
         return f"a run cannot go beyond 1..{top}"
     return "neither a group (one number, different colours) nor a run (one colour, consecutive)"
+
+
+def _missing(colour: Colour | None, numbers: Sequence[int], jokers: int) -> str:
+    """``r3 is missing``, ``r2, r5-11 are missing (8 tiles)``: the tiles a run lacks, in
+    run shorthand, and how few of them its jokers can stand for."""
+    pieces: list[list[int]] = []
+    for n in numbers:
+        if pieces and n == pieces[-1][-1] + 1:
+            pieces[-1].append(n)
+        else:
+            pieces.append([n])
+    letter = colour.letter if colour is not None else "?"
+    names: list[str] = []
+    for piece in pieces:  # three or more in a row in run shorthand: r5-11
+        if len(piece) < 3:
+            names += [f"{letter}{n}" for n in piece]
+        else:
+            names.append(f"{letter}{piece[0]}-{piece[-1]}")
+    if len(numbers) == 1:
+        text = f"{names[0]} is missing"
+    else:
+        listed = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+        text = f"{listed} are missing ({len(numbers)} tiles)"
+    if jokers:
+        text += f", and {'its joker' if jokers == 1 else f'its {jokers} jokers'} can stand "
+        text += f"for only {jokers}"
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +215,15 @@ class Meld:
             raise NotationError("one declared meaning per joker of the meld, in order")
 
     @classmethod
-    def parse(cls, text: str) -> Meld:
-        """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9``, ``rbk7`` or ``j=r1 r2 r3``."""
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Meld:
+        """Parse one meld: ``r1 r2 r3``, ``r1,r2,j``, ``b5-9``, ``rbk7`` or ``j=r1 r2 r3``
+        (``r12-2`` goes round the top when the ``rules`` allow wrap-around)."""
         text = text.strip()
         if MELD_SEPARATORS.search(text):
             raise NotationError(
                 "one meld expected, but the text holds a meld separator (| ; or newline)"
             )
-        tiles, declared = parse_meld_tokens(text)
+        tiles, declared = parse_meld_tokens(text, rules)
         if not tiles:
             raise NotationError("empty meld: a meld needs tiles")
         return cls(tuple(tiles), tuple(declared))

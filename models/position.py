@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from rummikub.models.errors import IllegalPositionError
 from rummikub.models.meld import Meld
 from rummikub.models.notation import format_tiles
+from rummikub.models.presets import rules_line, rules_object
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
 
@@ -19,6 +20,8 @@ class Position:
 
     ``initial`` is true while the player still has to make the opening meld: then only rack
     tiles may be played, worth at least the rules' threshold, and the table is not touched.
+    ``rules`` are the rules the position is played under, the only place the solver and the
+    validator read any rule from (the table-joker rule included).
     """
 
     table: tuple[Meld, ...] = ()
@@ -71,16 +74,21 @@ class Position:
                 )
 
     def to_text(self) -> str:
-        """The position in the text format (one meld per line under ``table:``)."""
-        lines = ["table:"] + [f"  {meld}" for meld in self.table]
+        """The position in the text format (one meld per line under ``table:``), with a
+        ``rules:`` line when it is not played under the standard rules."""
+        lines = [f"rules: {rules_line(self.rules)}"] if self.rules != STANDARD else []
+        lines += ["table:"] + [f"  {meld}" for meld in self.table]
         lines.append(f"rack: {format_tiles(self.rack)}")
         if self.initial:
             lines.append("initial: yes")
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, object]:
-        """The position as a JSON-ready object."""
-        return {
+        """The position as a JSON-ready object (with ``"rules"`` when they are not standard)."""
+        rules: dict[str, object] = {}
+        if self.rules != STANDARD:
+            rules["rules"] = rules_object(self.rules)
+        return rules | {
             "table": [meld.tokens() for meld in self.table],
             "rack": [str(t) for t in self.rack],
             "initial": self.initial,

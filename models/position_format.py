@@ -9,20 +9,22 @@ from rummikub.models.errors import NotationError, RummikubError
 from rummikub.models.meld import Meld
 from rummikub.models.notation import MELD_SEPARATORS, parse_declared_joker, parse_tiles
 from rummikub.models.position import Position
+from rummikub.models.presets import parse_rules_line, rules_from_mapping
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Tile
 
 _TRUE = {"yes", "true", "1", "y", "on"}
 _FALSE = {"no", "false", "0", "n", "off", ""}
-_KEYS = ("table", "rack", "initial")
+_KEYS = ("rules", "table", "rack", "initial")
 
 
-def parse_melds(text: str) -> list[Meld]:
-    """Melds separated by ``|``, ``;`` or newlines; empty pieces are skipped."""
+def parse_melds(text: str, rules: RuleSet = STANDARD) -> list[Meld]:
+    """Melds separated by ``|``, ``;`` or newlines; empty pieces are skipped. Under
+    wrap-around rules the run shorthand goes round the top (``r12-2``)."""
     melds = []
     for piece in MELD_SEPARATORS.split(text):
         if piece.strip():
-            melds.append(Meld.parse(piece))
+            melds.append(Meld.parse(piece, rules))
     return melds
 
 
@@ -35,12 +37,8 @@ def _parse_flag(value: str, where: str) -> bool:
     raise NotationError(f"{where}: 'initial' must be yes or no, got {value.strip()[:40]!r}")
 
 
-def position_from_text(text: str, rules: RuleSet = STANDARD) -> Position:
-    """Parse the text format and validate the position under the rules.
-
-    ``table: r1 r2 r3 | b5-7`` (or one meld per line after ``table:``), ``rack: k4 o9 j``,
-    optional ``initial: yes``; ``#`` starts a comment.
-    """
+def _sections(text: str) -> dict[str, list[tuple[int, str]]]:
+    """The text format's sections by key: (line number, text) pieces of each."""
     sections: dict[str, list[tuple[int, str]]] = {}
     current: str | None = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -55,7 +53,8 @@ def position_from_text(text: str, rules: RuleSet = STANDARD) -> Position:
             sections[current] = [(number, rest)]
         elif sep and " " not in key.strip() and key.strip().isalpha():
             raise NotationError(
-                f"line {number}: unknown key {key.strip()[:30]!r} (expected table, rack or initial)"
+                f"line {number}: unknown key {key.strip()[:30]!r} "
+                "(expected rules, table, rack or initial)"
             )
         elif current in ("table", "rack"):
             sections[current].append((number, line))
@@ -63,12 +62,40 @@ def position_from_text(text: str, rules: RuleSet = STANDARD) -> Position:
             raise NotationError(
                 f"line {number}: expected 'table:', 'rack:' or 'initial:' before tiles"
             )
+    return sections
+
+
+def _line_rules(sections: dict[str, list[tuple[int, str]]]) -> RuleSet | None:
+    if "rules" not in sections:
+        return None
+    number, value = sections["rules"][0]
+    return parse_rules_line(value, f"line {number}: rules")
+
+
+def rules_in_text(text: str) -> RuleSet | None:
+    """The rules a position in the text format says it is played under (its ``rules:``
+    line), or None when it does not say."""
+    return _line_rules(_sections(text))
+
+
+def position_from_text(text: str, rules: RuleSet | None = None) -> Position:
+    """Parse the text format and validate the position under the rules.
+
+    ``rules: american joker_rule=strict`` (optional: a preset and/or options, see
+    :func:`~rummikub.models.presets.parse_rules_line`), ``table: r1 r2 r3 | b5-7`` (or one
+    meld per line after ``table:``), ``rack: k4 o9 j``, optional ``initial: yes``; ``#``
+    starts a comment. ``rules``, when given, overrides the text's ``rules:`` line; without
+    either the position is in the standard game.
+    """
+    sections = _sections(text)
+    written = _line_rules(sections)
+    rules = rules or written or STANDARD
     table: list[Meld] = []
     rack: list[Tile] = []
     for number, chunk in sections.get("table", []):
-        table += _at(number, parse_melds, chunk)
+        table += _at(number, lambda c: parse_melds(c, rules), chunk)
     for number, chunk in sections.get("rack", []):
-        rack += _at(number, parse_tiles, chunk)
+        rack += _at(number, lambda c: parse_tiles(c, rules), chunk)
     initial = False
     if "initial" in sections:
         number, value = sections["initial"][0]
@@ -88,10 +115,10 @@ def _validated(position: Position) -> Position:
     return position
 
 
-def _tile_list(value: object, where: str) -> list[Tile]:
+def _tile_list(value: object, where: str, rules: RuleSet) -> list[Tile]:
     if isinstance(value, str):
         try:
-            return parse_tiles(value)
+            return parse_tiles(value, rules)
         except NotationError as error:
             raise NotationError(f"{where}: {error}") from None
     if not isinstance(value, list):
@@ -109,13 +136,13 @@ def _tile_list(value: object, where: str) -> list[Tile]:
     return tiles
 
 
-def _meld(value: object, where: str) -> Meld:
+def _meld(value: object, where: str, rules: RuleSet) -> Meld:
     """A table meld from JSON: a list of tile strings (``"j=r4"`` allowed) or one string."""
     if isinstance(value, str):
         if MELD_SEPARATORS.search(value):
             raise NotationError(f"{where}: one meld per string (no | ; or newline)")
         try:
-            meld = Meld.parse(value)
+            meld = Meld.parse(value, rules)
         except NotationError as error:
             raise NotationError(f"{where}: {error}") from None
         return meld
@@ -150,31 +177,46 @@ def _kind(value: object) -> str:
     )
 
 
-def position_from_json(obj: object, rules: RuleSet = STANDARD) -> Position:
+def rules_in_json(obj: object) -> RuleSet | None:
+    """The rules a JSON position says it is played under (its ``"rules"``: a rules line
+    such as ``"american"`` or an object like a rules file), or None when it does not say."""
+    if not isinstance(obj, dict) or "rules" not in obj:
+        return None
+    value = obj["rules"]
+    if isinstance(value, str):
+        return parse_rules_line(value, "rules")
+    return rules_from_mapping(value, "rules")
+
+
+def position_from_json(obj: object, rules: RuleSet | None = None) -> Position:
     """Build and validate a position from ``{"table": [[...], ...], "rack": [...], "initial": b}``.
 
-    A meld may also be written as one string (``"r3-7"``), the rack as one string.
+    A meld may also be written as one string (``"r3-7"``), the rack as one string. An
+    optional ``"rules"`` says what the position is played under (``"american"``,
+    ``{"preset": "wrap", "joker_rule": "strict"}``); ``rules``, when given, overrides it.
     """
     if not isinstance(obj, dict):
         raise NotationError(f"a position must be a JSON object, got {_kind(obj)}")
     for key in obj:
         if key not in _KEYS:
             raise NotationError(
-                f"unknown key {str(key)[:30]!r} in position (expected table, rack, initial)"
+                f"unknown key {str(key)[:30]!r} in position (expected rules, table, rack, initial)"
             )
+    written = rules_in_json(obj)
+    rules = rules or written or STANDARD
     table_value = obj.get("table", [])
     if isinstance(table_value, str):
         try:
-            table = parse_melds(table_value)
+            table = parse_melds(table_value, rules)
         except NotationError as error:
             raise NotationError(f"table: {error}") from None
     elif isinstance(table_value, list):
         table = []
         for i, meld_value in enumerate(table_value):
-            table.append(_meld(meld_value, f"table[{i}]"))
+            table.append(_meld(meld_value, f"table[{i}]", rules))
     else:
         raise NotationError(f"table: expected a list of melds, got {_kind(table_value)}")
-    rack = _tile_list(obj.get("rack", []), "rack")
+    rack = _tile_list(obj.get("rack", []), "rack", rules)
     initial = obj.get("initial", False)
     if not isinstance(initial, bool):
         raise NotationError(f"initial: expected true or false, got {_kind(initial)}")
@@ -202,8 +244,9 @@ def load_json(text: str) -> object:
         raise NotationError("bad JSON: nested too deeply") from None
 
 
-def position_from_any(text: str, rules: RuleSet = STANDARD) -> Position:
-    """Parse a position in JSON (when it starts with ``{``) or in the text format."""
+def position_from_any(text: str, rules: RuleSet | None = None) -> Position:
+    """Parse a position in JSON (when it starts with ``{``) or in the text format; ``rules``,
+    when given, overrides the rules the position says it is played under."""
     if text.lstrip().startswith("{"):
         return position_from_json(load_json(text), rules)
     return position_from_text(text, rules)
@@ -216,4 +259,6 @@ __all__ = [
     "position_from_any",
     "position_from_json",
     "position_from_text",
+    "rules_in_json",
+    "rules_in_text",
 ]

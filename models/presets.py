@@ -12,6 +12,7 @@ names, optionally on top of a preset::
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -19,67 +20,93 @@ from pathlib import Path
 from typing import Any
 
 from rummikub.models.errors import RulesError
-from rummikub.models.rules import RULE_OPTIONS, RuleSet
+from rummikub.models.jokers import JokerRule
+from rummikub.models.rules import RULE_OPTIONS, RuleOption, RuleSet, RuleValue, option_named
 
 MAX_RULES_FILE_BYTES = 100_000  # a rules file is a few lines
 
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """A named rule set and what it is."""
+    """A named rule set, what it is for a player, and other names it goes by."""
 
     name: str
     description: str
     rules: RuleSet
+    aliases: tuple[str, ...] = ()
 
 
-def _presets(*items: tuple[str, str, dict[str, Any]]) -> dict[str, Preset]:
-    return {name: Preset(name, text, RuleSet(**options)) for name, text, options in items}
-
-
-PRESETS: dict[str, Preset] = _presets(
-    (
-        "standard",
-        "The standard game: 4 colours x 1-13 x 2 + 2 jokers, opening meld 30, no wrap-around.",
-        {},
-    ),
-    (
-        "sabra",
-        "Hertzano's original 'Sabra' rules (the Polish source): opening 30, joker penalty 30.",
-        {},
-    ),
-    (
-        "american",
-        "The 1998 Pressman American edition: the opening meld must be worth 50.",
-        {"initial_threshold": 50},
-    ),
-    (
-        "vietnamese",
-        "The edition of the Vietnamese source: at most one joker per set.",
-        {"max_jokers_per_set": 1},
-    ),
-    (
-        "wrap",
-        "House rule: runs may go round the top (12-13-1, 13-1-2).",
-        {"wrap": True},
-    ),
-)
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "standard",
+            "The standard game: 4 colours x 1-13 x 2 + 2 jokers, sets of 3 or more, up to two "
+            "jokers in a set, opening meld worth 30, no wrap-around.",
+            RuleSet(),
+        ),
+        Preset(
+            "american",
+            "The rules printed in the 1998 Pressman American edition (the edition the "
+            "Vietnamese Wikipedia article describes): opening meld worth 30, at most one joker "
+            "in a set ('joker, orange 8, joker' is not a set).",
+            RuleSet(max_jokers_per_set=1),
+            aliases=("pressman", "vietnamese"),
+        ),
+        Preset(
+            "sabra",
+            "Ephraim Hertzano's original 'Sabra' rules: opening meld worth 30, up to two "
+            "jokers in a set, a joker left on a rack costs 30 (the standard options).",
+            RuleSet(),
+        ),
+        Preset(
+            "wrap",
+            "House rule on the standard game: runs may go round the top (12-13-1, 13-1-2).",
+            RuleSet(wrap=True),
+        ),
+    )
+}
+ALIASES: dict[str, str] = {alias: p.name for p in PRESETS.values() for alias in p.aliases}
+"""Other names of presets: ``vietnamese`` and ``pressman`` are ``american``."""
 DEFAULT_PRESET = "standard"
+_TRUE = {"yes", "true", "on", "1", "y"}
+_FALSE = {"no", "false", "off", "0", "n"}
 
 
 def preset_names() -> list[str]:
-    """The names of every preset, in registry order."""
+    """The names of every preset, in registry order (aliases not included)."""
     return list(PRESETS)
 
 
+def _known_names() -> str:
+    return ", ".join([*PRESETS, *ALIASES])
+
+
+def find_preset(name: str) -> Preset | None:
+    """The preset of a name or alias (case-insensitive), or None."""
+    key = name.strip().lower()
+    return PRESETS.get(ALIASES.get(key, key))
+
+
 def preset(name: str) -> RuleSet:
-    """The rule set of a preset by name (case-insensitive); :class:`RulesError` if unknown."""
-    found = PRESETS.get(name.strip().lower())
+    """The rule set of a preset by name or alias (case-insensitive); :class:`RulesError` if
+    unknown."""
+    found = find_preset(name)
     if found is None:
-        raise RulesError(
-            f"unknown rules preset {name[:40]!r}: the presets are {', '.join(PRESETS)}"
-        )
+        raise RulesError(f"unknown rules preset {name[:40]!r}: the presets are {_known_names()}")
     return found.rules
+
+
+def _option(key: object, where: str) -> RuleOption:
+    found = option_named(str(key))
+    if found is None:
+        close = get_close_matches(str(key), RULE_OPTIONS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise RulesError(
+            f"{where}: unknown rule option {str(key)[:40]!r}{hint}; "
+            f"the options are preset, {', '.join(RULE_OPTIONS)}"
+        )
+    return found
 
 
 def rules_from_mapping(options: object, where: str = "rules") -> RuleSet:
@@ -95,16 +122,8 @@ def rules_from_mapping(options: object, where: str = "rules") -> RuleSet:
         raise RulesError(f"{where}: {error}") from None
     values: dict[str, Any] = base.options()
     for key, value in options.items():
-        if key == "preset":
-            continue
-        if key not in RULE_OPTIONS:
-            close = get_close_matches(str(key), RULE_OPTIONS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise RulesError(
-                f"{where}: unknown rule option {str(key)[:40]!r}{hint}; "
-                f"the options are preset, {', '.join(RULE_OPTIONS)}"
-            )
-        values[key] = value
+        if key != "preset":
+            values[_option(key, where).name] = value
     try:
         return RuleSet(**values)
     except RulesError as error:
@@ -144,34 +163,120 @@ def rules_from_file(path: str | Path) -> RuleSet:
     return rules_from_mapping(options, f"rules file {name}")
 
 
-def resolve_rules(spec: str | None = None, **overrides: Any) -> RuleSet:
-    """A preset name or a rules file (``None``: the standard game), then ``overrides``
-    (``RuleSet`` field names; ``None`` values are ignored)."""
+def resolve_rules(
+    spec: str | None = None, base: RuleSet | None = None, **overrides: Any
+) -> RuleSet:
+    """The rules of ``spec`` -- a preset name, a rules file or a rules line (``american
+    joker_rule=strict``) -- or of ``base`` (the standard game) when ``spec`` is None, then
+    ``overrides`` (``RuleSet`` field names; ``None`` values are ignored)."""
     if spec is None:
-        base = preset(DEFAULT_PRESET)
-    elif spec.strip().lower() in PRESETS:
-        base = preset(spec)
+        rules = base or preset(DEFAULT_PRESET)
+    elif find_preset(spec) is not None:
+        rules = preset(spec)
     elif Path(spec).is_file():
-        base = rules_from_file(spec)
+        rules = rules_from_file(spec)
+    elif "=" in spec:
+        rules = parse_rules_line(spec)
     else:
         raise RulesError(
-            f"rules {spec[:60]!r}: neither a preset ({', '.join(PRESETS)}) nor a readable file"
+            f"rules {spec[:60]!r}: neither a preset ({_known_names()}) nor a readable file"
         )
-    changed = {k: v for k, v in overrides.items() if v is not None}
+    changed = {_option(k, "rules").name: v for k, v in overrides.items() if v is not None}
     if not changed:
-        return base
-    unknown = sorted(set(changed) - set(RULE_OPTIONS))
-    if unknown:
-        raise RulesError(f"unknown rule option {unknown[0]!r}")
-    return RuleSet(**(base.options() | changed))
+        return rules
+    return RuleSet(**(rules.options() | changed))
+
+
+def _value(option: RuleOption, text: str, where: str) -> RuleValue:
+    """A rule option's value written in a rules line: a number, yes/no, or a choice."""
+    word = text.strip().lower()
+    if option.kind is bool:
+        if word in _TRUE | _FALSE:
+            return word in _TRUE
+        raise RulesError(f"{where}: {option.name} must be yes or no, got {text[:40]!r}")
+    if option.kind is int:
+        try:
+            return int(word)
+        except ValueError:
+            raise RulesError(
+                f"{where}: {option.name} must be a whole number, got {text[:40]!r}"
+            ) from None
+    return option.coerce(word)
+
+
+def parse_rules_line(text: str, where: str = "rules") -> RuleSet:
+    """Rules written on one line: an optional preset name, then ``option=value`` pairs
+    separated by spaces or commas (``american joker_rule=strict``, ``wrap=yes threshold=50``).
+    Options are ``RuleSet`` field names or command-line flag names."""
+    tokens = [t for t in re.split(r"[\s,]+", re.sub(r"\s*=\s*", "=", text.strip())) if t]
+    base: str | None = None
+    values: dict[str, Any] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep:
+            if base is not None:
+                raise RulesError(
+                    f"{where}: one preset at most, got {base!r} and {key[:40]!r} "
+                    "(write options as name=value)"
+                )
+            base = key
+            continue
+        option = _option(key, where)
+        values[option.name] = _value(option, value, where)
+    try:
+        return RuleSet(**(preset(base or DEFAULT_PRESET).options() | values))
+    except RulesError as error:
+        raise RulesError(f"{where}: {error}") from None
+
+
+def _show(value: RuleValue) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _nearest(rules: RuleSet) -> tuple[Preset, dict[str, RuleValue]]:
+    """The preset with the fewest options differing from ``rules``, and those options."""
+    options = rules.options()
+
+    def differing(p: Preset) -> dict[str, RuleValue]:
+        base = p.rules.options()
+        return {k: v for k, v in options.items() if base[k] != v}
+
+    nearest = min(PRESETS.values(), key=lambda p: len(differing(p)))
+    return nearest, differing(nearest)
+
+
+def rules_line(rules: RuleSet) -> str:
+    """The rules as one line :func:`parse_rules_line` reads back: the nearest preset and the
+    options that differ from it (``american``, ``wrap joker_rule=strict``); ``standard`` for
+    the standard game."""
+    base, changes = _nearest(rules)
+    return " ".join([base.name, *(f"{k}={_show(v)}" for k, v in changes.items())])
+
+
+def rules_object(rules: RuleSet) -> dict[str, RuleValue | str]:
+    """The rules as a JSON-ready object :func:`rules_from_mapping` reads back: the nearest
+    preset and the options that differ from it."""
+    base, changes = _nearest(rules)
+    return {"preset": base.name, **{k: _json_value(v) for k, v in changes.items()}}
+
+
+def _json_value(value: RuleValue) -> RuleValue | str:
+    return str(value) if isinstance(value, JokerRule) else value
 
 
 __all__ = [
+    "ALIASES",
     "PRESETS",
     "Preset",
+    "find_preset",
+    "parse_rules_line",
     "preset",
     "preset_names",
     "resolve_rules",
     "rules_from_file",
     "rules_from_mapping",
+    "rules_line",
+    "rules_object",
 ]

@@ -1,9 +1,18 @@
-"""The rule set: every rule option of the game in one immutable object."""
+"""The rule set: every rule option of the game in one immutable object.
+
+Each option is a :class:`RuleSet` field declared with :func:`rule_option`, whose metadata
+(help text, command-line flag, bounds) is all the command line and rules files need: a new
+option is one field here.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
 
 from rummikub.models.errors import RulesError
 from rummikub.models.jokers import JokerRule
@@ -13,65 +22,110 @@ MAX_NUMBERS = 40
 MAX_COPIES = 8
 MAX_JOKERS = 8
 
+RuleValue = int | bool | JokerRule
+"""What a rule option holds: a whole number, a yes/no switch or a joker rule."""
+
+
+def rule_option(
+    default: RuleValue,
+    help: str,
+    *,
+    flag: str | None = None,
+    low: int | None = None,
+    high: int | None = None,
+) -> Any:
+    """A :class:`RuleSet` field: its default, a one-line ``help`` for players, the
+    command-line ``flag`` (default: the field name with hyphens) and integer bounds."""
+    return field(default=default, metadata={"help": help, "flag": flag, "low": low, "high": high})
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """What the command line and rules files know of one rule option."""
+
+    name: str  # the RuleSet field (and rules-file key)
+    kind: type  # int, bool or an Enum
+    default: RuleValue
+    help: str
+    flag: str  # the command-line option without dashes, e.g. "threshold"
+    low: int | None
+    high: int | None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The values an enum option takes (empty for numbers and switches)."""
+        if issubclass(self.kind, Enum):
+            return tuple(str(member.value) for member in self.kind)
+        return ()
+
+    def coerce(self, value: object) -> RuleValue:
+        """The value as this option's type; :class:`RulesError` naming the option if it is none."""
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            raise RulesError(f"invalid rules: {self.name} must be true or false, got {value!r}")
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(
+                    f"invalid rules: {self.name} must be a whole number, got {value!r}"
+                )
+            too_low = self.low is not None and value < self.low
+            if too_low or (self.high is not None and value > self.high):
+                span = f"at least {self.low}" if self.high is None else f"{self.low}..{self.high}"
+                raise RulesError(f"invalid rules: {self.name} must be {span}, got {value}")
+            return value
+        try:
+            return typing.cast(RuleValue, self.kind(value))
+        except ValueError:
+            raise RulesError(
+                f"invalid rules: {self.name} must be one of {', '.join(self.choices)}, "
+                f"got {value!r}"
+            ) from None
+
 
 @dataclass(frozen=True)
 class RuleSet:
     """The rules of one Rummikub variant. The defaults are the standard 106-tile game.
 
-    Every other part of the library reads rules from here and nowhere else.
-
-    * ``colours``, ``numbers``, ``copies``, ``jokers``: the tiles (4 x 1..13 x 2 + 2 jokers);
-    * ``min_len``: the fewest tiles in a set (3); a group holds at most ``colours`` tiles,
-      a run at most ``numbers``;
-    * ``max_jokers_per_set``: jokers one set may hold (2; 1 in the Vietnamese edition);
-    * ``initial_threshold``: the least value of the opening meld (30; 50 American);
-    * ``wrap``: runs may go round the top (12-13-1, 13-1-2; house rule, off by default);
-    * ``joker_penalty``: what a joker left on a rack costs when a round is scored (30);
-    * ``continue_after_initial``: whether the turn of the opening meld may go on to use
-      the table (add to and rearrange its melds) once the opening meld is down (off);
-    * ``joker_rule``: how jokers already on the table may be used: ``free`` (default, as in
-      den Hertog & Hulshof), ``strict`` (official) or ``locked`` (see
-      :class:`~rummikub.models.jokers.JokerRule`).
+    Every other part of the library reads rules from here and nowhere else. A group holds
+    at most ``colours`` tiles, a run at most ``numbers``; the other fields say what their
+    help text says (see :data:`OPTIONS`).
     """
 
-    colours: int = 4
-    numbers: int = 13
-    copies: int = 2
-    jokers: int = 2
-    min_len: int = 3
-    max_jokers_per_set: int = 2
-    initial_threshold: int = 30
-    wrap: bool = False
-    joker_penalty: int = 30
-    continue_after_initial: bool = False
-    joker_rule: str = "free"
+    colours: int = rule_option(4, "Colours in the game.", low=2, high=len(COLOUR_LETTERS))
+    numbers: int = rule_option(13, "Numbers per colour, 1..N.", low=1, high=MAX_NUMBERS)
+    copies: int = rule_option(2, "Copies of each numbered tile.", low=1, high=MAX_COPIES)
+    jokers: int = rule_option(2, "Jokers in the game.", low=0, high=MAX_JOKERS)
+    min_len: int = rule_option(3, "Fewest tiles in a set.", low=2)
+    max_jokers_per_set: int = rule_option(
+        2, "Jokers one set may hold (the 1998 Pressman American edition: 1).", low=0
+    )
+    initial_threshold: int = rule_option(
+        30,
+        "Least value of the opening meld (a joker counts as its tile; 50 is a house rule).",
+        flag="threshold",
+        low=0,
+    )
+    wrap: bool = rule_option(False, "Runs may go round the top: 12-13-1, 13-1-2 (house rule).")
+    joker_penalty: int = rule_option(
+        30, "What a joker left on a rack costs when a round is scored.", low=0
+    )
+    continue_after_initial: bool = rule_option(
+        False, "The opening turn may go on to use the table once the opening meld is down."
+    )
+    joker_rule: JokerRule = rule_option(  # noqa: RUF009 - a field specifier; enums are immutable
+        JokerRule.FREE,
+        "Jokers already on the table: free (move like any tile), strict (official: taken "
+        "only by swapping in their tile from the rack, then played in a new set with two "
+        "rack tiles) or locked (swap only; the joker goes anywhere).",
+    )
     _tile_types: tuple[Tile, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, kind in _FIELD_TYPES.items():
-            value = getattr(self, name)
-            if kind is bool and not isinstance(value, bool):
-                raise RulesError(f"invalid rules: {name} must be true or false, got {value!r}")
-            if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise RulesError(f"invalid rules: {name} must be a whole number, got {value!r}")
-            if kind is JokerRule and value not in JOKER_RULES:
-                choices = ", ".join(JOKER_RULES)
-                raise RulesError(f"invalid rules: {name} must be one of {choices}, got {value!r}")
-        object.__setattr__(self, "joker_rule", JokerRule(self.joker_rule))
-        checks = [
-            (2 <= self.colours <= len(COLOUR_LETTERS), f"colours must be 2..{len(COLOUR_LETTERS)}"),
-            (1 <= self.numbers <= MAX_NUMBERS, f"numbers must be 1..{MAX_NUMBERS}"),
-            (1 <= self.copies <= MAX_COPIES, f"copies must be 1..{MAX_COPIES}"),
-            (0 <= self.jokers <= MAX_JOKERS, f"jokers must be 0..{MAX_JOKERS}"),
-            (self.min_len >= 2, "min_len must be at least 2"),
-            (self.min_len <= max(self.colours, self.numbers), "min_len leaves no legal set"),
-            (self.max_jokers_per_set >= 0, "max_jokers_per_set must be at least 0"),
-            (self.initial_threshold >= 0, "initial_threshold must be at least 0"),
-            (self.joker_penalty >= 0, "joker_penalty must be at least 0"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise RulesError(f"invalid rules: {message}")
+        for option in OPTIONS:
+            object.__setattr__(self, option.name, option.coerce(getattr(self, option.name)))
+        if self.min_len > max(self.colours, self.numbers):
+            raise RulesError("invalid rules: min_len leaves no legal set")
         types = tuple(
             Tile(Colour(c), n) for c in range(self.colours) for n in range(1, self.numbers + 1)
         )
@@ -154,11 +208,11 @@ class RuleSet:
         """What a rack left at the end of a round costs (jokers at :attr:`joker_penalty`)."""
         return sum(self.penalty(t) for t in tiles)
 
-    def options(self) -> dict[str, int | bool | str]:
+    def options(self) -> dict[str, RuleValue]:
         """Every rule option by field name (what a rules file or ``RuleSet(**...)`` takes)."""
-        return {name: getattr(self, name) for name in _FIELD_TYPES}
+        return {option.name: getattr(self, option.name) for option in OPTIONS}
 
-    def changes(self) -> dict[str, int | bool | str]:
+    def changes(self) -> dict[str, RuleValue]:
         """The options that differ from the standard game."""
         standard = RuleSet().options()
         return {k: v for k, v in self.options().items() if standard[k] != v}
@@ -171,22 +225,38 @@ class RuleSet:
         return preset(name)
 
 
+def _rule_options() -> tuple[RuleOption, ...]:
+    hints = typing.get_type_hints(RuleSet)
+    return tuple(
+        RuleOption(
+            name=f.name,
+            kind=hints[f.name],
+            default=typing.cast(RuleValue, f.default),
+            help=f.metadata["help"],
+            flag=f.metadata["flag"] or f.name.replace("_", "-"),
+            low=f.metadata["low"],
+            high=f.metadata["high"],
+        )
+        for f in dataclasses.fields(RuleSet)
+        if "help" in f.metadata
+    )
+
+
+OPTIONS: tuple[RuleOption, ...] = _rule_options()
+"""Every rule option, in the order of the :class:`RuleSet` fields."""
+RULE_OPTIONS: tuple[str, ...] = tuple(option.name for option in OPTIONS)
+"""The names of every rule option, in the order of the :class:`RuleSet` fields."""
 JOKER_RULES: tuple[str, ...] = tuple(rule.value for rule in JokerRule)
 
-_FIELD_TYPES: dict[str, type] = {
-    "colours": int,
-    "numbers": int,
-    "copies": int,
-    "jokers": int,
-    "min_len": int,
-    "max_jokers_per_set": int,
-    "initial_threshold": int,
-    "wrap": bool,
-    "joker_penalty": int,
-    "continue_after_initial": bool,
-    "joker_rule": JokerRule,
-}
-RULE_OPTIONS = tuple(_FIELD_TYPES)
-"""The names of every rule option, in the order of the :class:`RuleSet` fields."""
+
+def option_named(key: str) -> RuleOption | None:
+    """The rule option a rules file or ``rules:`` line means by ``key``: its field name or
+    its command-line flag, with hyphens or underscores (``threshold``, ``joker-rule``)."""
+    wanted = key.strip().lower().replace("-", "_")
+    for option in OPTIONS:
+        if wanted in (option.name, option.flag.replace("-", "_")):
+            return option
+    return None
+
 
 STANDARD = RuleSet()

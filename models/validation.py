@@ -2,8 +2,8 @@
 
 It knows nothing of the solver: it re-derives legality from the rules alone.
 
-Table jokers (``joker_rule``)
-=============================
+Table jokers (``RuleSet.joker_rule``)
+=====================================
 Under the ``strict`` and ``locked`` rules (:class:`~rummikub.models.jokers.JokerRule`) the
 validator also checks what became of every joker of the old table. A joker of the new table
 with a declared meaning (``j=r4``) claims to be a table joker that stayed, standing for that
@@ -47,20 +47,17 @@ class IllegalMoveError(RummikubError):
 
 
 def move_problems(
-    position: Position,
-    new_table: Sequence[Meld],
-    placed: Iterable[Tile],
-    joker_rule: JokerRule | str | None = None,
+    position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]
 ) -> list[str]:
-    """Every way the move breaks the rules (empty when it is legal).
+    """Every way the move breaks the position's rules (empty when it is legal).
 
-    ``joker_rule`` (``free``, ``strict`` or ``locked``; None is ``free``) adds the check of
-    the table jokers described in the module docstring.
+    Under the ``strict`` and ``locked`` joker rules (``position.rules.joker_rule``) this
+    includes the check of the table jokers described in the module docstring.
     """
     rules = position.rules
     problems: list[str] = []
     placed_counts = Counter(placed)
-    rule = JokerRule(joker_rule) if joker_rule is not None else JokerRule.FREE
+    rule = rules.joker_rule
     for i, meld in enumerate(new_table, 1):
         if not meld.is_legal(rules):
             reason = (
@@ -106,7 +103,7 @@ def move_problems(
             )
     legal = all(meld.is_legal(rules) for meld in new_table)
     if rule is not JokerRule.FREE and legal:  # the check needs the new melds' readings
-        problems += table_joker_problems(position, new_table, placed_counts, rule)
+        problems += table_joker_problems(position, new_table, placed_counts)
     return problems
 
 
@@ -147,14 +144,10 @@ def opening_value(tiles: Sequence[Tile], rules: RuleSet, enough: int | None = No
     return best(tuple(sorted(tiles, key=Tile.sort_key)))
 
 
-def check_move(
-    position: Position,
-    new_table: Sequence[Meld],
-    placed: Iterable[Tile],
-    joker_rule: JokerRule | str | None = None,
-) -> None:
-    """Raise :class:`IllegalMoveError` listing what is wrong with the move, if anything."""
-    problems = move_problems(position, new_table, placed, joker_rule)
+def check_move(position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]) -> None:
+    """Raise :class:`IllegalMoveError` listing what is wrong with the move under the
+    position's rules, if anything."""
+    problems = move_problems(position, new_table, placed)
     if problems:
         raise IllegalMoveError("; ".join(problems))
 
@@ -236,15 +229,13 @@ def _tiles_text(tiles: Iterable[Tile]) -> str:
 
 
 def table_joker_problems(
-    position: Position,
-    new_table: Sequence[Meld],
-    placed: Counter[Tile],
-    joker_rule: JokerRule | str,
+    position: Position, new_table: Sequence[Meld], placed: Counter[Tile]
 ) -> list[str]:
-    """How the new table breaks the table-joker rule (empty when some assignment of stayed
-    and freed jokers fits it; see the module docstring). The new melds must be legal."""
-    rule = JokerRule(joker_rule)
+    """How the new table breaks the position's table-joker rule (empty when some assignment
+    of stayed and freed jokers fits it; see the module docstring). The new melds must be
+    legal."""
     rules = position.rules
+    rule = rules.joker_rule
     old = [(m, meld) for m, meld in enumerate(position.table, 1) if meld.jokers]
     if rule is JokerRule.FREE or not old:
         return []

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rummikub.models.errors import SolverError
-from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
@@ -26,18 +25,6 @@ def _objective(objective: Objective | str) -> Objective:
         return Objective(objective)
     except ValueError:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
-
-
-def _under_rule(position: Position, rule: JokerRule | str | None) -> Position:
-    """The position with its rules' joker rule replaced by ``rule`` (if given): the model
-    and the move read the joker rule from ``position.rules`` only."""
-    if rule is None:
-        return position
-    try:
-        joker_rule = JokerRule(rule)
-    except ValueError:
-        raise SolverError(f"unknown joker rule {rule!r}: use free, strict or locked") from None
-    return replace(position, rules=replace(position.rules, joker_rule=joker_rule))
 
 
 def _move(
@@ -77,7 +64,6 @@ def solve(
     limit: Limit | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str | None = None,
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
@@ -85,14 +71,12 @@ def solve(
     :mod:`rummikub.solver.objectives`); the result's ``status`` says whether it is proved
     optimal or only the best found within the limit. ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
-    ``joker_rule``, if given, replaces the position's rule for table jokers
-    (``RuleSet.joker_rule``, :class:`JokerRule`); the move's position carries it.
+    Every rule, how table jokers may be used included, is the position's (``position.rules``).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit(seconds=time_limit)
-    position = _under_rule(position, joker_rule)
     position.validate()
     return _best_move(position, goal, keep_jokers, limit, run_backend, started)
 
@@ -146,7 +130,6 @@ def solve_top(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
-    joker_rule: JokerRule | str | None = None,
 ) -> RankedMoves:
     """The ``k`` best structurally different moves, found with no-good cuts in the ILP.
 
@@ -162,7 +145,6 @@ def solve_top(
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit()
-    position = _under_rule(position, joker_rule)
     position.validate()
     moves = [_best_move(position, goal, keep_jokers, limit, run_backend, started)]
     seen = {_structure(moves[0])}

@@ -24,7 +24,7 @@ from rummikub.arena import (
 )
 from rummikub.arena.players import Heuristic, NeverPlay, SolverPlayer
 from rummikub.arena.scoring import blocked_winner, rack_value, round_scores
-from rummikub.models import Meld, RummikubError, Tile
+from rummikub.models import Meld, RuleSet, RummikubError, Tile
 from rummikub.models.generate import full_set
 from rummikub.models.tile import JOKER
 
@@ -135,6 +135,7 @@ def test_scoring_example_from_the_rules() -> None:
     racks = [[], tiles("r5 b10"), tiles("k10 o12")]
     assert round_scores(racks, 0) == (37, -15, -22)
     assert rack_value([JOKER, Tile.parse("r3")]) == 33  # a joker left on a rack costs 30
+    assert rack_value([JOKER, Tile.parse("r3")], RuleSet(joker_penalty=50)) == 53  # the rules'
 
 
 def test_blocked_winner_lowest_value_then_fewest_tiles_then_seat() -> None:

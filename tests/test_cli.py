@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.cli.main import main
-from rummikub.models import Meld, Tile, position_from_json, position_from_text
+from rummikub.models import Meld, Tile, parse_tiles, position_from_json, position_from_text
 from rummikub.models.validation import move_problems
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -237,10 +237,58 @@ def test_internal_error_is_exit_1_without_traceback(monkeypatch: pytest.MonkeyPa
         raise RuntimeError("simulated\nfailure")
 
     monkeypatch.setattr(rummikub.solver, "solve", broken)
-    code, out, err = run("solve", "--rack", "r1 r2 r3")
+    code, out, err = run("solve", "--rack", "r1 r2 r3", "--wrap")
     assert code == 1
-    assert err == "internal error: RuntimeError: simulated failure\n"
-    assert "Traceback" not in out + err
+    head, _, position = err.partition("; position: ")
+    assert head == (
+        "internal error (a bug in rummikub; please report this line): "
+        "RuntimeError: simulated failure"
+    )
+    assert err.count("\n") == 1 and "Traceback" not in out + err
+    # The position of the report reads back as the position that failed, rules and all.
+    reported = position_from_json(json.loads(position))
+    assert list(reported.rack) == parse_tiles("r1 r2 r3") and reported.rules.wrap
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--table", "r5 j r7", "--rack", "r6 b1", "--joker-rule", "strict"],
+        ["solve", "--rack", "r1 r2 r3", "--json"],
+        ["solve", "--rack", "r1 r2 r3", "--top", "2"],
+        ["analyze", "--rack", "r1 r2 r3", "--rules", "american"],
+    ],
+)
+def test_a_library_error_on_an_accepted_position_is_a_bug(
+    monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    """Once a position is read and legal, every error the library raises is a bug: exit 1,
+    not the exit 2 of bad input, with the position to report."""
+    import rummikub.solver
+    import rummikub.solver.analysis
+    from rummikub.models.errors import SolverError
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise SolverError("new meld does not hold its old meld")
+
+    for module, name in [
+        (rummikub.solver, "solve"),
+        (rummikub.solver, "solve_top"),
+        (rummikub.solver.analysis, "analyze"),
+    ]:
+        monkeypatch.setattr(module, name, broken)
+    code, out, err = run(*args)
+    assert code == 1, err
+    assert err.startswith("internal error (a bug in rummikub; please report this line): ")
+    assert "SolverError: new meld does not hold its old meld; position: {" in err
+    assert err.count("\n") == 1 and out == ""
+
+
+def test_bad_input_stays_exit_2() -> None:
+    code, _, err = run("solve", "--rack", "r1 r2 r14")
+    assert code == 2 and err.startswith("error: ") and "bug" not in err
+    code, _, err = run("solve", "--rack", "r1 r2", "--rules", "nope")
+    assert code == 2 and "'nope'" in err and "bug" not in err
 
 
 def test_no_steps_leaves_them_out_of_json_and_human_output() -> None:

@@ -1,10 +1,10 @@
 """The table-joker rules ``free``, ``strict`` and ``locked``: solver, oracle and validator.
 
 * Random positions of small games with jokers on the table and, often, the tiles that free
-  them on the rack: the ILP (``solve(..., joker_rule=...)``) must agree with the
-  independent brute-force oracle of ``tests/oracle_jokers.py`` on every objective level,
-  its move must pass the validator under the same rule (``move_problems(...,
-  joker_rule=...)``), and the oracle's own witness must pass it too.
+  them on the rack: the ILP (``solve`` of the position under ``RuleSet(joker_rule=...)``)
+  must agree with the independent brute-force oracle of ``tests/oracle_jokers.py`` on every
+  objective level, its move must pass the validator under the same rules
+  (``move_problems``), and the oracle's own witness must pass it too.
 * Hand-built positions with exact expected moves for each rule (the oracle must agree).
 * Hand-made illegal moves the validator must reject with a clear message.
 
@@ -57,6 +57,11 @@ RULES: dict[str, RuleSet] = {
 JOKER_RULES = ("strict", "locked", "free")
 MODES = (("tiles", False), ("value", False), ("tiles", True), ("value", True))
 POSITIONS = 330  # each solved under every joker rule
+
+
+def under(position: Position, joker_rule: str) -> Position:
+    """The position played under the same rules but the given table-joker rule."""
+    return replace(position, rules=replace(position.rules, joker_rule=joker_rule))
 
 
 def joker_position(seed: int, rules: RuleSet) -> Position:
@@ -160,7 +165,7 @@ def _report(position: Position, options: str, answer: JokerAnswer, move: Move) -
 
 def _check_witness(position: Position, joker_rule: str, answer: JokerAnswer) -> None:
     """The oracle's own table must pass the validator and score what the oracle says."""
-    problems = move_problems(position, answer.table, answer.placed, joker_rule)
+    problems = move_problems(under(position, joker_rule), answer.table, answer.placed)
     assert problems == [], f"oracle witness is illegal: {problems}\n{answer.table_text()}"
     if position.initial:
         kept = len(position.table_tiles())
@@ -205,7 +210,7 @@ def _check_survivals(position: Position, joker_rule: str, move: Move) -> None:
 def _check(position: Position, joker_rule: str, answer: JokerAnswer, move: Move, opts: str) -> None:
     _check_witness(position, joker_rule, answer)
     report = _report(position, opts, answer, move)
-    problems = move_problems(position, move.melds, move.placed, joker_rule)
+    problems = move_problems(under(position, joker_rule), move.melds, move.placed)
     assert problems == [], f"illegal solver move: {problems}{report}"
     assert move.status == "optimal", f"solver status {move.status}{report}"
     _check_survivals(position, joker_rule, move)
@@ -216,7 +221,7 @@ def _check(position: Position, joker_rule: str, answer: JokerAnswer, move: Move,
 def test_solver_matches_joker_oracle(case: Case) -> None:
     position = case.position()
     answer = _oracle(case.seed, case.rules, case.joker_rule, case.objective, case.keep_jokers)
-    move = solve(position, case.objective, keep_jokers=case.keep_jokers, joker_rule=case.joker_rule)
+    move = solve(under(position, case.joker_rule), case.objective, keep_jokers=case.keep_jokers)
     options = (
         f"seed={case.seed} rules={case.rules} joker_rule={case.joker_rule} "
         f"objective={case.objective} keep_jokers={case.keep_jokers}"
@@ -269,7 +274,7 @@ def test_rules_are_nested() -> None:
         for tight in range(2):
             for loose in range(tight + 1, 3):
                 witness = answers[loose]
-                if not move_problems(position, witness.table, witness.placed, order[tight]):
+                if not move_problems(under(position, order[tight]), witness.table, witness.placed):
                     checked += 1
                     assert placing[tight] == placing[loose], (case.id, order[tight], order[loose])
     assert checked >= POSITIONS, checked
@@ -402,7 +407,7 @@ def test_hand_positions(
     position = position_from_text(text, rules)
     answer = joker_oracle_answer(position, joker_rule, objective)
     assert answer.score == expected, f"oracle is wrong on a hand case: {answer.score}"
-    move = solve(position, objective, joker_rule=joker_rule)
+    move = solve(under(position, joker_rule), objective)
     _check(position, joker_rule, answer, move, f"joker_rule={joker_rule}")
     got = _table_key(move.melds)
     allowed = [_table_key(parse_melds(t)) for t in tables]
@@ -435,8 +440,8 @@ def parse_tiles_sorted(text: str) -> tuple[Tile, ...]:
 
 
 def _problems(position_text: str, table: str, placed: str, rule: str) -> list[str]:
-    position = position_from_text(position_text)
-    return move_problems(position, parse_melds(table), parse_tiles(placed), rule)
+    position = under(position_from_text(position_text), rule)
+    return move_problems(position, parse_melds(table), parse_tiles(placed))
 
 
 def test_validator_accepts_legal_joker_moves() -> None:
@@ -520,9 +525,13 @@ def test_check_move_with_joker_rule() -> None:
     position = position_from_text("table: r5 j r7 | k9 b9 o9\nrack: r6 k10")
     table = parse_melds("j r5 r6 r7 | k9 b9 o9")
     check_move(position, table, parse_tiles("r6"))  # free by default: legal
-    check_move(position, table, parse_tiles("r6"), "locked")
+    check_move(under(position, "locked"), table, parse_tiles("r6"))
     with pytest.raises(IllegalMoveError, match="strict joker rule"):
-        check_move(position, table, parse_tiles("r6"), joker_rule="strict")
+        check_move(under(position, "strict"), table, parse_tiles("r6"))
+    # The rule is read from the position's rules, the one source: the same text says so.
+    strict = position_from_text("rules: joker_rule=strict\n" + position.to_text())
+    with pytest.raises(IllegalMoveError, match="strict joker rule"):
+        check_move(strict, table, parse_tiles("r6"))
 
 
 @pytest.mark.parametrize("rule", ["strict", "locked", "free"])
@@ -541,7 +550,7 @@ def test_untouched_fallback_is_the_old_table(rules: RuleSet, text: str, rule: st
     from rummikub.solver.extraction import extract
     from rummikub.solver.formulation import formulate
 
-    position = position_from_text(text, replace(rules, joker_rule=rule))
+    position = under(position_from_text(text, rules), rule)
     model = formulate(position)
     values = model.untouched()
     for c in model.constraints:
@@ -551,7 +560,7 @@ def test_untouched_fallback_is_the_old_table(rules: RuleSet, text: str, rule: st
     assert sorted(sorted(m.meld.tiles, key=Tile.sort_key) for m in table) == sorted(
         sorted(m.tiles, key=Tile.sort_key) for m in position.table
     )
-    assert move_problems(position, [m.meld for m in table], placed, rule) == []
+    assert move_problems(position, [m.meld for m in table], placed) == []
 
 
 @pytest.mark.parametrize(
@@ -566,6 +575,6 @@ def test_a_staying_joker_is_not_put_where_a_host_needs_its_rack_tile(
 ) -> None:
     # Found by review: a staying joker (as b4) was printed in the freed joker's host set in
     # place of the rack's b4, leaving the host one rack tile short (an illegal table).
-    position = position_from_text(text)
-    move = solve(position, objective, joker_rule="strict")
-    assert move_problems(position, move.melds, move.placed, "strict") == []
+    position = under(position_from_text(text), "strict")
+    move = solve(position, objective)
+    assert move_problems(position, move.melds, move.placed) == []

@@ -110,15 +110,20 @@ def test_run_numbers_go_round_the_top_only_under_wrap() -> None:
 
 
 def test_presets() -> None:
-    assert {"standard", "sabra", "american", "vietnamese", "wrap"} <= set(PRESETS)
+    assert {"standard", "sabra", "american", "wrap"} <= set(PRESETS)
     assert preset("standard") == STANDARD
-    assert RuleSet.preset("american").initial_threshold == 50
-    assert RuleSet.preset("American").changes() == {"initial_threshold": 50}
-    assert RuleSet.preset("vietnamese").max_jokers_per_set == 1
+    # The 1998 Pressman American edition, as the Vietnamese source describes it: opening 30,
+    # at most one joker in a set. "vietnamese" and "pressman" are other names for it.
+    american = RuleSet.preset("American")
+    assert american.initial_threshold == 30 and american.max_jokers_per_set == 1
+    assert american.changes() == {"max_jokers_per_set": 1}
+    assert RuleSet.preset("vietnamese") == american == RuleSet.preset("pressman")
     assert RuleSet.preset("wrap").changes() == {"wrap": True}
     assert RuleSet.preset("sabra").initial_threshold == 30
     for p in PRESETS.values():
-        assert p.description and "\n" not in p.description and len(p.description) < 100
+        assert p.description and "\n" not in p.description
+        assert "source" not in p.description.lower().replace("sources'", "")
+    assert all(p.rules.initial_threshold == 30 for p in PRESETS.values())  # 50: a house rule
 
 
 def test_unknown_preset_lists_the_names() -> None:
@@ -131,7 +136,7 @@ def test_unknown_preset_lists_the_names() -> None:
 
 def test_rules_file_toml(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
-    path.write_text('preset = "american"\nwrap = true\nmax_jokers_per_set = 1\n')
+    path.write_text('preset = "american"\nwrap = true\nthreshold = 50\n')
     rules = rules_from_file(path)
     assert rules.changes() == {"initial_threshold": 50, "wrap": True, "max_jokers_per_set": 1}
 
@@ -148,7 +153,8 @@ def test_rules_file_json(tmp_path: Path) -> None:
     ("name", "text", "fragments"),
     [
         ("bad.toml", "wrapp = true\n", ["'wrapp'", "bad.toml", "did you mean 'wrap'"]),
-        ("bad.json", '{"threshold": 50}', ["'threshold'", "bad.json"]),
+        ("bad.json", '{"treshold": 50}', ["'treshold'", "bad.json", "initial_threshold"]),
+        ("bad7.json", '{"joker_rule": "loose"}', ["free, strict, locked", "'loose'"]),
         ("bad2.toml", 'preset = "nope"\n', ["'nope'", "bad2.toml", "american"]),
         ("bad3.toml", "wrap = \n", ["bad TOML", "bad3.toml"]),
         ("bad4.json", "{", ["bad JSON", "bad4.json"]),
@@ -218,11 +224,11 @@ def test_why_illegal_explains_the_wrap() -> None:
         assert "wrap-around" in reason
     reason = why_illegal(m("k9 k10 k1").tiles, RuleSet(numbers=10))
     assert "10 is not followed by 1" in reason and "9-10-1" in reason
-    assert "8 missing between 1 and 13" in why_illegal(m("r1 r4 r3 r13 r12").tiles)
-    assert "1 missing between 12 and 4" in why_illegal(m("r1 r4 r3 r13 r12").tiles, WRAP)
+    assert "r2 and r5-11 are missing (8 tiles)" in why_illegal(m("r1 r4 r3 r13 r12").tiles)
+    assert "r2 is missing" in why_illegal(m("r1 r4 r3 r13 r12").tiles, WRAP)
     assert "at most 13 tiles" in why_illegal(m("r1-13 j").tiles, WRAP)
     reason = why_illegal(m("r11 r13 r2").tiles, WRAP)
-    assert "2 missing between 11 and 2" in reason and "round from 13 to 1" in reason
+    assert "r12 and r1 are missing" in reason and "round from 13 to 1" in reason
     with pytest.raises(RummikubError, match="13 is not followed by 1"):
         position_from_text("table: r12 r13 r1")
     assert position_from_text("table: r12 r13 r1", WRAP).table == (m("r12 r13 r1"),)
@@ -409,10 +415,12 @@ def test_opening_values_follow_the_rules() -> None:
     assert _checked(position_from_text(opening, WRAP)).placed_value == 32
     assert _checked(position_from_text(opening)).placed_count == 0
     fifty = "rack: k10 k11 k12 b13 r13 o13\ninitial: yes"
-    assert _checked(position_from_text(fifty, preset("american"))).placed_count == 6
+    fifty_rules = RuleSet(initial_threshold=50)  # a house rule, not an edition
+    assert _checked(position_from_text(fifty, fifty_rules)).placed_count == 6
     short = "rack: k10 k11 k12 b3 r3 o3\ninitial: yes"
     assert _checked(position_from_text(short)).placed_count == 6
-    assert _checked(position_from_text(short, preset("american"))).placed_count == 0
+    assert _checked(position_from_text(short, fifty_rules)).placed_count == 0
+    assert _checked(position_from_text(short, preset("american"))).placed_count == 6
 
 
 # Small games for the oracle: wrap-around, one joker per set, min_len 2, and the opening turn
@@ -501,15 +509,19 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_cli_rules_lists_presets() -> None:
     code, out, _ = run("rules")
     assert code == 0
+    words = " ".join(out.split())  # descriptions are wrapped to the terminal
     for p in PRESETS.values():
-        assert p.name in out and p.description in out
-    assert "initial_threshold 50" in out and "wrap yes" in out
+        assert p.name in out and p.description in words
+    assert "--threshold 50 (an opening meld worth 50)" in words  # a house rule, no preset
+    assert "max_jokers_per_set 1" in out and "wrap yes" in out
+    assert "also: pressman, vietnamese" in out
     code, out, _ = run("rules", "--json")
     payload = json.loads(out)
     names = [p["name"] for p in payload["presets"]]
     assert names == list(PRESETS)
     american = payload["presets"][names.index("american")]
-    assert american["changes"] == {"initial_threshold": 50}
+    assert american["changes"] == {"max_jokers_per_set": 1}
+    assert american["aliases"] == ["pressman", "vietnamese"]
     assert set(american["rules"]) == set(RULE_OPTIONS)
 
 
@@ -534,7 +546,7 @@ def test_cli_solve_check_analyze_take_rules(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["placed_count"] == 2
     code, out, _ = run("solve", "--table", "r11 r12 r13", "--rack", "r1 r2", "--json")
     assert code == 0 and json.loads(out)["placed_count"] == 0
-    code, out, _ = run("solve", "--rack", "k10 k11 k12", "--initial", "--rules", "american")
+    code, out, _ = run("solve", "--rack", "k10 k11 k12", "--initial", "--threshold", "50")
     assert code == 0 and "No move" in out and "50" in out
     code, out, _ = run("solve", "--rack", "k10 k11 k12", "--initial", "--threshold", "33")
     assert code == 0 and "place 3 tiles" in out

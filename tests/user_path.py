@@ -108,7 +108,7 @@ def check_move_path(move: Move, thorough: bool = True) -> PathResult:
     """Everything after the solve: the checks of :func:`run_user_path` on a given move."""
     position = move.position
     where = f"\nposition ({position.rules.joker_rule}):\n{position.to_text()}"
-    problems = move_problems(position, move.melds, move.placed, position.rules.joker_rule)
+    problems = move_problems(position, move.melds, move.placed)
     if problems:
         raise UserPathError(f"the validator rejects the move: {problems}{where}")
     try:
