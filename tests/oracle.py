@@ -55,6 +55,14 @@ an old meld must have a new meld of its own (at most one old meld per new meld).
 readings differ only when two old runs with jokers must share one long new run (about one
 random position in 18,000); ``merge=True`` keeps the wider reading for comparison.
 
+Tiles picked up
+===============
+With ``measure="picked"`` moved is instead the measure of reports
+(:func:`rummikub.models.moves.picked_up`), minimised over every table that is best on the
+earlier levels: each new meld the search forms may be paired with at most one old meld not
+yet paired, and the tiles they have in common (a multiset intersection, jokers included)
+stay. Over all partitions and pairings that is the least number of tiles picked up.
+
 Self-checks
 ===========
 :func:`oracle_answer` also rebuilds one best new table (the witness). The tests check it
@@ -252,10 +260,13 @@ def _fits(inner: Counts, shape: Shape) -> bool:
 class _Search:
     """The memoised search of one position (see the module docstring)."""
 
-    def __init__(self, position: Position, objective: str, keep_jokers: bool, merge: bool) -> None:
+    def __init__(
+        self, position: Position, objective: str, keep_jokers: bool, merge: bool, measure: str
+    ) -> None:
         self.game = _Game(position.rules)
         self.key = objective_key(objective, keep_jokers)
         self.merge = merge
+        self.measure = measure
         self.old = [self.game.counts(m.tiles) for m in position.table]
         self.old_sizes = [len(m.tiles) for m in position.table]
         self.memo: dict[tuple[Counts, Counts, int], Gain | None] = {}
@@ -266,8 +277,18 @@ class _Search:
         return gain if best is None or self.key(gain) > self.key(best) else best
 
     def _assignments(self, shape: Shape, mask: int) -> Iterator[tuple[int, int]]:
-        """(mask bits, kept tiles) for every set of unkept old melds that fits in a new meld."""
+        """(mask bits, kept tiles) for every set of unkept old melds that fits in a new meld;
+        for the measure "picked": no old meld, or one not yet paired with a new meld, and
+        the tiles they have in common (jokers included) stay."""
         yield 0, 0
+        if self.measure == "picked":
+            have = Counter(shape)
+            for m, old in enumerate(self.old):
+                if not mask >> m & 1:
+                    stay = sum(min(n, have[i]) for i, n in enumerate(old) if n)
+                    if stay:
+                        yield 1 << m, stay
+            return
         fitting = [m for m in range(len(self.old)) if not mask >> m & 1]
         fitting = [m for m in fitting if _fits(self.old[m], shape)]
         most = len(fitting) if self.merge else min(1, len(fitting))
@@ -379,14 +400,21 @@ class Answer(NamedTuple):
 
 
 def oracle_answer(
-    position: Position, objective: str = "tiles", keep_jokers: bool = False, merge: bool = False
+    position: Position,
+    objective: str = "tiles",
+    keep_jokers: bool = False,
+    merge: bool = False,
+    measure: str = "kept",
 ) -> Answer:
     """The best score vector of ``position`` under the objective, by exhaustive search.
 
-    ``merge`` chooses the definition of a kept table meld (see the module docstring).
+    ``measure`` chooses what "moved" counts (see the module docstring): ``"kept"`` (the
+    solver's third level today) the tiles of old melds that do not survive whole (then
+    ``merge`` chooses the definition of a kept table meld); ``"picked"`` the tiles picked
+    up, :func:`rummikub.models.moves.picked_up` minimised over every best table.
     """
     position.validate()
-    search = _Search(position, objective, keep_jokers, merge)
+    search = _Search(position, objective, keep_jokers, merge, measure)
     game = search.game
     rack = game.counts(position.rack)
 
@@ -471,10 +499,14 @@ def _continued_opening(search: _Search, position: Position) -> Answer:
 
 
 def oracle_score(
-    position: Position, objective: str = "tiles", keep_jokers: bool = False, merge: bool = False
+    position: Position,
+    objective: str = "tiles",
+    keep_jokers: bool = False,
+    merge: bool = False,
+    measure: str = "kept",
 ) -> Score:
     """The best score vector of ``position`` (see :func:`oracle_answer`)."""
-    return oracle_answer(position, objective, keep_jokers, merge).score
+    return oracle_answer(position, objective, keep_jokers, merge, measure).score
 
 
 def score_of(placed: list[Tile] | tuple[Tile, ...], moved: int) -> Score:
