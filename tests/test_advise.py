@@ -3,6 +3,7 @@ when it can; reproducible for a seed on any executor; bad input is one line and 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,32 @@ def test_advice_is_the_same_for_a_seed_on_every_executor(tmp_path: Path) -> None
     parallel = json.loads(out)
     assert {k: v for k, v in serial.items() if k != "seconds"} == {
         k: v for k, v in parallel.items() if k != "seconds"
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="no ray")
+def test_advice_on_ray_is_the_advice_of_the_default_executor(tmp_path: Path) -> None:
+    import ray
+
+    path = tmp_path / "late.txt"
+    path.write_text(random_position(4, table_tiles=50, rack_tiles=14).to_text())
+    args = [str(path), "--opponents", "13 13 14", "--pool", "0", "--rollouts", "4", "--seed", "5"]
+    # As the arena's Ray test: Ray >= 2.4x dropped local_mode, a one-CPU local instance
+    # is the nearest thing; the command finds it initialized and uses it.
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        code, out, err = advise(*args, "--json", "--executor", "ray")
+    finally:
+        ray.shutdown()
+    assert code == 0, err
+    on_ray = json.loads(out)
+    code, out, err = advise(*args, "--json")  # the default executor: local processes
+    assert code == 0, err
+    local = json.loads(out)
+    assert on_ray["rollouts"] == 4 and len(on_ray["candidates"]) >= 2
+    assert {k: v for k, v in on_ray.items() if k != "seconds"} == {
+        k: v for k, v in local.items() if k != "seconds"
     }
 
 
