@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
@@ -40,6 +40,9 @@ from rummikub.models.meld import Meld
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 
+if TYPE_CHECKING:
+    from rummikub.arena.companion import GameState
+
 
 class AdviceError(ArenaError):
     """A situation that cannot be (the tile counts do not add up, no opponents, ...)."""
@@ -52,13 +55,14 @@ class Situation:
     ``opponents`` are the opponents' rack sizes in turn order after this player; ``pool``
     the tiles left to draw. The tiles this player cannot see must be exactly those:
     ``pool + sum(opponents)``. ``opponents_opened`` says whether the opponents have made
-    their opening meld (default: yes when the table has melds).
+    their opening meld: one answer for all, one per opponent, or ``None`` (yes when the
+    table has melds).
     """
 
     position: Position
     opponents: tuple[int, ...]
     pool: int
-    opponents_opened: bool | None = None
+    opponents_opened: bool | tuple[bool, ...] | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.opponents) <= 3:
@@ -68,6 +72,11 @@ class Situation:
             )
         if any(size < 1 for size in self.opponents):
             raise AdviceError("an opponent with no tiles has already won: rack sizes must be >= 1")
+        opened = self.opponents_opened
+        if isinstance(opened, tuple) and len(opened) != len(self.opponents):
+            raise AdviceError(
+                f"{len(self.opponents)} opponents but {len(opened)} opening-meld answers"
+            )
         if self.pool < 0:
             raise AdviceError(f"the pool cannot hold {self.pool} tiles")
         unseen = len(unseen_tiles(self.view()))
@@ -92,12 +101,27 @@ class Situation:
         """Players at the table, this one included."""
         return len(self.opponents) + 1
 
+    @classmethod
+    def of_game(cls, state: GameState) -> Situation:
+        """Your turn in a game the companion follows: its table, your rack, its rules, each
+        opponent's rack size and opening, and the pool."""
+        opponents = range(1, state.players)
+        return cls(
+            state.position(),
+            tuple(state.rack_sizes[seat] for seat in opponents),
+            state.pool_size,
+            tuple(state.opened[seat] for seat in opponents),
+        )
+
     @property
-    def others_opened(self) -> bool:
-        """Whether the opponents are taken to have opened."""
-        if self.opponents_opened is not None:
-            return self.opponents_opened
-        return bool(self.position.table)
+    def others_opened(self) -> tuple[bool, ...]:
+        """Whether each opponent is taken to have opened."""
+        opened = self.opponents_opened
+        if isinstance(opened, tuple):
+            return opened
+        if opened is None:
+            opened = bool(self.position.table)
+        return (opened,) * len(self.opponents)
 
     def view(self, seed: int = 0) -> PlayerView:
         """The player's view of this turn (seat 0)."""
@@ -158,7 +182,7 @@ def play_out(task: Rollout) -> tuple[bool, int]:
     else:
         passes = 1
     opened = [bool(task.placed) or not situation.position.initial]
-    opened += [situation.others_opened] * len(situation.opponents)
+    opened += situation.others_opened
     state = RoundState(rules, pool, racks, table, opened, current=1, turn=1, passes=passes)
     players: list[Player] = [Planner(work_limit=task.work_limit)]
     players += [make_player(task.model, task.work_limit) for _ in situation.opponents]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -16,7 +17,7 @@ from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
 
 if TYPE_CHECKING:
-    from rummikub.arena.advice import Advice
+    from rummikub.arena.advice import Advice, Situation
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -40,10 +41,18 @@ def render_text(advice: Advice, executor: str, jobs: int) -> str:
     data = advice.to_json()
     situation = advice.situation
     rack = len(situation.position.rack)
+    sizes = " ".join(map(str, situation.opponents))
+    waiting = [str(i) for i, opened in enumerate(situation.others_opened, 1) if not opened]
+    if len(waiting) == len(situation.opponents):
+        sizes += " (none has opened; "
+    elif waiting:
+        sizes += f" (opponent {' and '.join(waiting)} {'has' if len(waiting) == 1 else 'have'}"
+        sizes += " not opened; "
+    else:
+        sizes += " ("
     lines = [
         f"Your turn: {rack} tiles on your rack, {situation.players} players, pool "
-        f"{situation.pool}, opponents hold {' '.join(map(str, situation.opponents))} "
-        f"(played out as {advice.model})",
+        f"{situation.pool}, opponents hold {sizes}played out as {advice.model})",
         "",
         f"  {'move':<12} {'places':>6} {'keeps':>5} {'win chance':>10}  {'95% CI':<13} "
         f"{'mean score':>10}",
@@ -62,14 +71,106 @@ def render_text(advice: Advice, executor: str, jobs: int) -> str:
         if entry["placed"]:
             placed, kept = _tiles(entry["placed"]), _tiles(entry["kept"])
             lines.append(f"  {entry['move']}: places {placed}; keeps {kept}")
+    where = executor if executor != "process" else f"process, {jobs} job{'s' * (jobs != 1)}"
     if data["rollouts"]:
         lines.append(
             f"{data['rollouts']} rollouts per move in {data['seconds']:.1f} s "
-            f"({executor}, {jobs} job{'s' if jobs != 1 else ''}, seed {data['seed']})"
+            f"({where}, seed {data['seed']})"
         )
     else:
         lines.append("Going out wins the round: no rollouts needed.")
     return "\n".join(lines)
+
+
+def rollout_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say how to weigh the candidates (also on ``game NAME advise``)."""
+    options = [
+        click.option(
+            "--model",
+            default="max-tiles",
+            show_default=True,
+            help="How the opponents play in the rollouts (a built-in strategy, see arena --list).",
+        ),
+        click.option(
+            "--rollouts",
+            type=click.IntRange(min=1),
+            default=32,
+            show_default=True,
+            help="Random deals each candidate is played out on (reproducible for a --seed).",
+        ),
+        click.option(
+            "--time",
+            "seconds",
+            type=click.FloatRange(min=0.1),
+            default=None,
+            help="Think this many seconds instead: as many rollouts as fit.",
+        ),
+        click.option(
+            "--seed", type=int, default=0, show_default=True, help="Seed of the random deals."
+        ),
+        click.option(
+            "--jobs",
+            "-j",
+            type=click.IntRange(min=1, max=256),
+            default=None,
+            help="Worker processes for the rollouts (default: every core).",
+        ),
+        click.option(
+            "--executor",
+            type=click.Choice(["process", "ray", "serial"]),
+            default="process",
+            show_default=True,
+            help="Where rollouts run: local processes, a Ray cluster "
+            "(pip install 'rummikub[ray]'), or this process.",
+        ),
+        click.option(
+            "--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS)."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def give_advice(
+    situation: Situation,
+    *,
+    model: str,
+    rollouts: int,
+    seconds: float | None,
+    seed: int,
+    jobs: int | None,
+    executor: str,
+    ray_address: str | None,
+    as_json: bool,
+    extra: dict[str, Any] | None = None,
+    note: str | None = None,
+) -> None:
+    """Weigh the situation's candidates and print the advice (``extra`` joins the JSON)."""
+    from rummikub.arena.advice import advise as weigh
+
+    if executor == "ray":
+        from rummikub.arena.executors import import_ray
+
+        import_ray()
+    jobs = jobs or os.cpu_count() or 1
+    advice = weigh(
+        situation,
+        rollouts=rollouts,
+        seconds=seconds,
+        seed=seed,
+        model=model,
+        executor=executor,
+        jobs=jobs,
+        ray_address=ray_address,
+    )
+    if as_json:
+        out: dict[str, Any] = {**advice.to_json(), **(extra or {})}
+        click.echo(json.dumps(out))
+        return
+    if note:
+        click.echo(click.style(note, fg="yellow"))
+    click.echo(render_text(advice, executor, jobs))
 
 
 @click.command(
@@ -117,43 +218,7 @@ Examples:
     default=None,
     help="Tiles left to draw (default: the unseen tiles the opponents do not hold).",
 )
-@click.option(
-    "--model",
-    default="max-tiles",
-    show_default=True,
-    help="How the opponents play in the rollouts (a built-in strategy, see arena --list).",
-)
-@click.option(
-    "--rollouts",
-    type=click.IntRange(min=1),
-    default=32,
-    show_default=True,
-    help="Random deals each candidate is played out on (reproducible for a --seed).",
-)
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0.1),
-    default=None,
-    help="Think this many seconds instead: as many rollouts as fit.",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1, max=256),
-    default=None,
-    help="Worker processes for the rollouts (default: every core).",
-)
-@click.option(
-    "--executor",
-    type=click.Choice(["process", "ray", "serial"]),
-    default="process",
-    show_default=True,
-    help="Where rollouts run: local processes, a Ray cluster (pip install 'rummikub[ray]'), "
-    "or this process.",
-)
-@click.option("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS).")
+@rollout_options
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule preset or rules file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_guard
@@ -176,32 +241,23 @@ def advise(
     as_json: bool,
 ) -> None:
     from rummikub.arena.advice import Situation
-    from rummikub.arena.advice import advise as weigh
     from rummikub.cli.main import _load_position
     from rummikub.models.presets import resolve_rules
 
     sizes = _sizes(opponents)
     if players is not None and players != len(sizes) + 1:
         fail(f"--players {players} but --opponents gives {len(sizes)} rack sizes")
-    loaded = _load_position(position, table, rack, initial, "auto", resolve_rules(rules_spec))
-    if executor == "ray":
-        from rummikub.arena.executors import import_ray
-
-        import_ray()
-    jobs = jobs or os.cpu_count() or 1
-    situation = Situation.of(loaded, sizes, pool)
-    advice = weigh(
-        situation,
+    # Without --rules, a position file's own rules line holds (else the standard game).
+    rules = resolve_rules(rules_spec) if rules_spec is not None else None
+    loaded = _load_position(position, table, rack, initial, "auto", rules)
+    give_advice(
+        Situation.of(loaded, sizes, pool),
+        model=model,
         rollouts=rollouts,
         seconds=seconds,
         seed=seed,
-        model=model,
-        executor=executor,
         jobs=jobs,
+        executor=executor,
         ray_address=ray_address,
+        as_json=as_json,
     )
-    if as_json:
-        out: dict[str, Any] = advice.to_json()
-        click.echo(json.dumps(out))
-    else:
-        click.echo(render_text(advice, executor, jobs))

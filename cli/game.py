@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rummikub.cli.advise import rollout_options
 from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
 
@@ -30,6 +31,7 @@ GAME_COMMANDS = (
     "drew",
     "draw",
     "best",
+    "advise",
     "play",
     "pass",
     "undo",
@@ -257,6 +259,7 @@ Examples:
   rummikub game friday drew                            # the next opponent drew instead
   rummikub game friday draw b5                         # you drew b5
   rummikub game friday best                            # your best move (as solve; --json)
+  rummikub game friday advise                          # play all, play part or hold?
   rummikub game friday play                            # you made that move
   rummikub game friday play "r3 r4 r5 | ..."           # or you played something else
   rummikub game friday undo                            # take back the last event; redo
@@ -587,7 +590,58 @@ def best(
             lines.append(
                 "Unplayable rack tiles: " + " ".join(tile_text(u.tile) for u in analysis.unplayable)
             )
+    if not move.is_draw and move.rack_left:
+        lines.append(f"Play it all, part or hold? 'rummikub game {_name(ctx)} advise' weighs them.")
     click.echo("\n".join(lines), color=color)
+
+
+@session.command(
+    help="""Play all, play part, or hold? Each candidate move's chance to win the round.
+
+\b
+As 'rummikub advise' on the game as it stands: the planner's candidates
+(the most tiles, a smaller opening, keeping jokers back, holding) are
+played out on random deals of the unseen tiles into the opponents'
+racks (at the sizes the game counts) and the pool, under the game's
+rules; the highest win chance is recommended. --json prints advise's
+JSON object with 'game'. 'play' still records the best move of 'best':
+to hold, 'draw TILE'; to play part, 'play TABLE'.
+"""
+)
+@rollout_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+@_guard
+def advise(
+    ctx: click.Context,
+    model: str,
+    rollouts: int,
+    seconds: float | None,
+    seed: int,
+    jobs: int | None,
+    executor: str,
+    ray_address: str | None,
+    as_json: bool,
+) -> None:
+    from rummikub.arena.advice import Situation
+    from rummikub.cli.advise import give_advice
+
+    state = _load(ctx).history.state
+    if state.ended is not None:
+        fail(f"{state.status()}: no move to weigh")
+    give_advice(
+        Situation.of_game(state),
+        model=model,
+        rollouts=rollouts,
+        seconds=seconds,
+        seed=seed,
+        jobs=jobs,
+        executor=executor,
+        ray_address=ray_address,
+        as_json=as_json,
+        extra={"game": _game_json(state)},
+        note=None if state.to_play == 0 else f"note: {state.status()}",
+    )
 
 
 @session.command(
