@@ -87,6 +87,18 @@ def test_advice_is_the_same_for_a_seed_on_every_executor(tmp_path: Path) -> None
     }
 
 
+def test_a_position_files_rules_line_holds_unless_rules_is_given(tmp_path: Path) -> None:
+    # Only a set with two jokers ("j o12 j") can be played, which American rules forbid.
+    path = tmp_path / "jokers.txt"
+    path.write_text("rules: american\nrack: r1 k2 b3 o4 r5 k6 b7 o8 r9 k10 b11 o12 j j\n")
+    args = [str(path), "--initial", "--opponents", "14 14", "--rollouts", "1"]
+    american = advise_json(*args)
+    assert [c["move"] for c in american["candidates"]] == ["hold"]
+    standard = advise_json(*args, "--rules", "standard")
+    assert [c["move"] for c in standard["candidates"]] == ["play all", "hold"]
+    assert sorted(standard["candidates"][0]["placed"]) == ["j", "j", "o12"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="no ray")
 def test_advice_on_ray_is_the_advice_of_the_default_executor(tmp_path: Path) -> None:
