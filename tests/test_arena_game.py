@@ -12,9 +12,9 @@ from rummikub.arena import (
     GameConfig,
     GameRecorder,
     IllegalPlayError,
-    Play,
     PlayerView,
     RecordError,
+    Reply,
     RoundState,
     Turn,
     deal_round,
@@ -84,16 +84,16 @@ def test_every_tile_is_accounted_for_after_every_turn() -> None:
 class Cheat:
     """Plays a tile it does not hold."""
 
-    def __call__(self, view: PlayerView) -> Play:
-        return Play((*view.table, Meld.parse("r1 r2 r3")), tuple(tiles("r1 r2 r3")))
+    def __call__(self, view: PlayerView) -> Reply:
+        return Reply((*view.table, Meld.parse("r1 r2 r3")), tuple(tiles("r1 r2 r3")))
 
 
 class Crooked:
     """Lays down an illegal meld made of its own tiles."""
 
-    def __call__(self, view: PlayerView) -> Play:
+    def __call__(self, view: PlayerView) -> Reply:
         three = view.rack[:3]
-        return Play((*view.table, Meld(three)), three)
+        return Reply((*view.table, Meld(three)), three)
 
 
 class Junk:
@@ -116,8 +116,8 @@ def test_an_opening_below_the_threshold_is_rejected() -> None:
         GameConfig().rules, pool=tiles("k1 k2"), racks=[tiles("r1 r2 r3 k9"), tiles("b5 b6")]
     )
 
-    def low_opening(view: PlayerView) -> Play:
-        return Play((Meld.parse("r1 r2 r3"),), tuple(tiles("r1 r2 r3")))
+    def low_opening(view: PlayerView) -> Reply:
+        return Reply((Meld.parse("r1 r2 r3"),), tuple(tiles("r1 r2 r3")))
 
     with pytest.raises(IllegalPlayError, match=r"'low'.*initial meld worth 6"):
         play_round(state, [low_opening, NeverPlay()], ["low", "other"])
