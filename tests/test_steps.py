@@ -1,4 +1,4 @@
-"""Human-readable steps of a move (``solver/explain.py``) and their strict replay
+"""Human-readable steps of a move (``solver/explanation.py``) and their strict replay
 (``models/steps.py``).
 
 Replaying the explained steps on the old position must give exactly the new table (the same
@@ -42,7 +42,7 @@ from rummikub.models.steps import (
     replay,
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
-from rummikub.solver.explain import RACK, explain, explanation, provenance
+from rummikub.solver.explanation import RACK, explain, explanation, provenance
 from rummikub.solver.objectives import Objective
 
 

@@ -24,7 +24,7 @@ from rummikub.models.presets import PRESETS
 from rummikub.models.steps import replay
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, solve
-from rummikub.solver.explain import explanation
+from rummikub.solver.explanation import explanation
 
 JOKER_RULES = ("free", "strict", "locked")
 PRESET_NAMES = tuple(PRESETS)
