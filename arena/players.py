@@ -99,7 +99,7 @@ class HoldBack(SolverPlayer):
         self.hold_at = hold_at
         self.pool_low = pool_low
 
-    def __call__(self, view: PlayerView) -> Action | None:
+    def __call__(self, view: PlayerView) -> Reply:
         play = self.best(view)
         if play.is_draw or not view.opened:
             return play

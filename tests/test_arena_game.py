@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -12,6 +13,7 @@ from rummikub.arena import (
     GameConfig,
     GameRecorder,
     IllegalPlayError,
+    Player,
     PlayerView,
     RecordError,
     Reply,
@@ -23,6 +25,7 @@ from rummikub.arena import (
     replay_game,
 )
 from rummikub.arena.players import Heuristic, NeverPlay, SolverPlayer
+from rummikub.arena.record import Event
 from rummikub.arena.scoring import blocked_winner, rack_value, round_scores
 from rummikub.models import Meld, RuleSet, RummikubError, Tile
 from rummikub.models.generate import full_set
@@ -33,9 +36,9 @@ def tiles(text: str) -> list[Tile]:
     return [Tile.parse(t) for t in text.split()]
 
 
-def record(players: list, seed: int, **kw: object) -> list[dict]:
+def record(players: Sequence[Player], seed: int, names: Sequence[str] | None = None) -> list[Event]:
     recorder = GameRecorder()
-    play_game(players, seed, recorder=recorder, **kw)  # type: ignore[arg-type]
+    play_game(players, seed, recorder=recorder, names=names)
     return recorder.events
 
 
@@ -59,7 +62,9 @@ def test_deal_gives_fourteen_each_and_the_highest_draw_starts() -> None:
 
 
 def test_same_seed_same_game_move_for_move() -> None:
-    players = lambda: [SolverPlayer(), Heuristic(), NeverPlay()]  # noqa: E731
+    def players() -> list[Player]:
+        return [SolverPlayer(), Heuristic(), NeverPlay()]
+
     first = record(players(), seed=7)
     again = record(players(), seed=7)
     assert first == again

@@ -21,7 +21,7 @@ from rummikub.arena.errors import IllegalPlayError
 from rummikub.arena.game import RoundState, play_turn
 from rummikub.arena.protocol import PlayerView, Reply
 from rummikub.cli.main import main
-from rummikub.models import RuleSet, parse_melds, parse_tiles
+from rummikub.models import JokerRule, RuleSet, parse_melds, parse_tiles
 
 JOKER_RULES = ("strict", "locked", "free")
 
@@ -58,7 +58,7 @@ def _state(rules: RuleSet) -> RoundState:
 
 @pytest.mark.parametrize("rule", JOKER_RULES)
 def test_the_engine_checks_moves_under_the_games_joker_rule(rule: str) -> None:
-    state = _state(RuleSet(joker_rule=rule))
+    state = _state(RuleSet(joker_rule=JokerRule(rule)))
     if rule == "free":
         turn = play_turn(state, _take_the_joker, "thief")
         assert turn.action == "play" and state.racks[0] == parse_tiles("b9")
@@ -103,7 +103,7 @@ def _arena(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-GAME = ("--players", "joker_thief:play,optimal", "--games", "1", "--seed", "0")
+GAME: tuple[str, ...] = ("--players", "joker_thief:play,optimal", "--games", "1", "--seed", "0")
 GAME += ("--executor", "serial", "--time-limit", "2")
 
 
