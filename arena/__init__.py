@@ -26,7 +26,7 @@ from rummikub.arena.game import (
 )
 from rummikub.arena.planner import Planner, PlannerParams
 from rummikub.arena.players import STRATEGIES, Strategy, make_player, strategy_names
-from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
+from rummikub.arena.protocol import DRAW, Action, Player, PlayerView, Reply
 from rummikub.arena.record import GameRecorder, read_events, write_events
 from rummikub.arena.replay import replay_file, replay_game
 from rummikub.arena.stats import DealSample, EloEstimate, Sprt, wilson
@@ -48,10 +48,10 @@ __all__ = [
     "IllegalPlayError",
     "Planner",
     "PlannerParams",
-    "Play",
     "Player",
     "PlayerView",
     "RecordError",
+    "Reply",
     "RoundResult",
     "RoundState",
     "Situation",

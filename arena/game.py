@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rummikub.arena.errors import ArenaError, IllegalPlayError
-from rummikub.arena.protocol import DRAW, Play, Player, PlayerView
+from rummikub.arena.protocol import DRAW, Player, PlayerView, Reply
 from rummikub.arena.record import GameRecorder
 from rummikub.arena.scoring import blocked_winner, round_scores
 from rummikub.models.generate import full_set
@@ -183,15 +183,15 @@ def deal_round(rng: random.Random, players: int, rules: RuleSet, rack_size: int)
     return Deal(tuple(draws), first, racks, tuple(reversed(pool)))
 
 
-def _as_play(action: object, name: str, seat: int, turn: int) -> Play:
-    """The player's answer as a :class:`Play`, or :class:`IllegalPlayError` if it is none."""
+def _as_play(action: object, name: str, seat: int, turn: int) -> Reply:
+    """The player's answer as a :class:`Reply`, or :class:`IllegalPlayError` if it is none."""
     if action is None:
         return DRAW
-    if isinstance(action, Play):
+    if isinstance(action, Reply):
         play = action
     else:
         try:
-            play = Play(tuple(action.melds), tuple(action.placed))  # type: ignore[attr-defined]
+            play = Reply(tuple(action.melds), tuple(action.placed))  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             raise IllegalPlayError(
                 name, seat, turn, [f"returned {type(action).__name__}, not a play or None"]

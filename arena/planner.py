@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummikub.arena.heuristic import meld_value
-from rummikub.arena.protocol import DRAW, Play, PlayerView
+from rummikub.arena.protocol import DRAW, PlayerView, Reply
 from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position
@@ -43,7 +43,7 @@ class Candidate:
     """A move the planner considers: a label, the play, and the rack tiles it keeps back."""
 
     label: str
-    play: Play
+    play: Reply
     kept: tuple[Tile, ...]
 
     @property
@@ -72,7 +72,7 @@ class Solver:
         self.limit = Limit(seconds=math.inf, workers=1, deterministic=work_limit)
         self.solves = 0
 
-    def play(self, view: PlayerView, keep_jokers: bool = False) -> Play:
+    def play(self, view: PlayerView, keep_jokers: bool = False) -> Reply:
         """The most tiles this turn can place (rack alone before opening); a draw if none."""
         from rummikub.solver import solve
 
@@ -80,9 +80,9 @@ class Solver:
         if not view.opened:
             position = Position((), view.rack, True, view.rules)
             move = solve(position, "tiles", keep_jokers=keep_jokers, limit=self.limit)
-            return DRAW if move.is_draw else Play(view.table + tuple(move.melds), move.placed)
+            return DRAW if move.is_draw else Reply(view.table + tuple(move.melds), move.placed)
         move = solve(view.position(), "tiles", keep_jokers=keep_jokers, limit=self.limit)
-        return DRAW if move.is_draw else Play(tuple(move.melds), move.placed)
+        return DRAW if move.is_draw else Reply(tuple(move.melds), move.placed)
 
 
 def _left(rack: Sequence[Tile], placed: Sequence[Tile]) -> tuple[Tile, ...]:
@@ -93,7 +93,7 @@ def _left(rack: Sequence[Tile], placed: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted_tiles(left))
 
 
-def smallest_opening(view: PlayerView, full: Play) -> Play:
+def smallest_opening(view: PlayerView, full: Reply) -> Reply:
     """The fewest of an opening play's new melds that still reach the threshold.
 
     Ties go to fewer jokers, then to more value. ``full`` must be an opening play (its new
@@ -111,7 +111,7 @@ def smallest_opening(view: PlayerView, full: Play) -> Play:
             key = (sum(len(m) for m in chosen), sum(m.jokers for m in chosen), -value)
             if key < best_key:
                 best, best_key = chosen, key
-    return Play(view.table + best, tuple(t for m in best for t in m.tiles))
+    return Reply(view.table + best, tuple(t for m in best for t in m.tiles))
 
 
 def candidates(view: PlayerView, solver: Solver, *, keep_jokers: bool = True) -> list[Candidate]:
@@ -196,7 +196,7 @@ class Planner:
         mine = rack_value(view.rack, penalty)
         return all(mine < mean * size for size in view.opponents_rack_sizes)
 
-    def __call__(self, view: PlayerView) -> Play:
+    def __call__(self, view: PlayerView) -> Reply:
         # The keep-jokers solve is asked for only when the plan is to play short of going
         # out: most turns cost one solve.
         options = candidates(view, self.solver, keep_jokers=False)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
 from rummikub.arena.planner import Planner
-from rummikub.arena.protocol import DRAW, Action, Play, Player, PlayerView
+from rummikub.arena.protocol import DRAW, Action, Player, PlayerView, Reply
 from rummikub.models.position import Position
 
 if TYPE_CHECKING:
@@ -65,15 +65,15 @@ class SolverPlayer:
         self.solves += 1
         return solve(position, self.objective, keep_jokers=self.keep_jokers, limit=self.limit)
 
-    def best(self, view: PlayerView) -> Play:
+    def best(self, view: PlayerView) -> Reply:
         """The best move this turn (a draw when nothing can be placed)."""
         if not view.opened:
             move = self.solve(Position((), view.rack, True, view.rules))
             if move.is_draw:
                 return DRAW
-            return Play(view.table + tuple(move.melds), move.placed)
+            return Reply(view.table + tuple(move.melds), move.placed)
         move = self.solve(view.position())
-        return DRAW if move.is_draw else Play(tuple(move.melds), move.placed)
+        return DRAW if move.is_draw else Reply(tuple(move.melds), move.placed)
 
     def __call__(self, view: PlayerView) -> Action | None:
         return self.best(view)
@@ -82,9 +82,9 @@ class SolverPlayer:
 class RackOnly(SolverPlayer):
     """Best sets made from the rack alone, never touching the table melds."""
 
-    def best(self, view: PlayerView) -> Play:
+    def best(self, view: PlayerView) -> Reply:
         move = self.solve(Position((), view.rack, not view.opened, view.rules))
-        return DRAW if move.is_draw else Play(view.table + tuple(move.melds), move.placed)
+        return DRAW if move.is_draw else Reply(view.table + tuple(move.melds), move.placed)
 
 
 class HoldBack(SolverPlayer):
@@ -99,7 +99,7 @@ class HoldBack(SolverPlayer):
         self.hold_at = hold_at
         self.pool_low = pool_low
 
-    def __call__(self, view: PlayerView) -> Action | None:
+    def __call__(self, view: PlayerView) -> Reply:
         play = self.best(view)
         if play.is_draw or not view.opened:
             return play
@@ -119,14 +119,14 @@ class Heuristic:
         if not view.opened:
             if sum(meld_value(m, rules) for m in sets) < rules.initial_threshold or not sets:
                 return None
-            return Play(view.table + tuple(sets), tuple(t for m in sets for t in m.tiles))
+            return Reply(view.table + tuple(sets), tuple(t for m in sets for t in m.tiles))
         placed = [t for m in sets for t in m.tiles]
         left = list(view.rack)
         for tile in placed:
             left.remove(tile)
         table, laid = extend_table(view.table + tuple(sets), left, rules)
         placed += laid
-        return Play(tuple(table), tuple(placed)) if placed else None
+        return Reply(tuple(table), tuple(placed)) if placed else None
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
-"""What a player sees and what it answers: :class:`PlayerView`, :class:`Play` and ``Player``.
+"""What a player sees and what it answers: :class:`PlayerView`, :class:`Reply` and ``Player``.
 
-A player is any callable ``player(view) -> Play | None``. ``None`` (or a play that places
+A player is any callable ``player(view) -> Reply | None``. ``None`` (or a reply that places
 nothing) means "draw a tile" (or pass when the pool is empty). Any object with ``melds`` and
-``placed`` attributes is accepted as a play, so a solver :class:`~rummikub.solver.Move` can be
-returned as it is.
+``placed`` attributes is accepted as a reply, so a solver :class:`~rummikub.solver.Move` can be
+returned as it is. (A *reply* is the whole answer of a turn; a *play* is one step of a move,
+:class:`rummikub.models.steps.Play`.)
 """
 
 from __future__ import annotations
@@ -56,10 +57,10 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
-class Play:
-    """A player's answer: the whole new table and the rack tiles that went down.
+class Reply:
+    """A player's reply on its turn: the whole new table and the rack tiles that went down.
 
-    A play that places nothing is a draw (the table is then left as it was).
+    A reply that places nothing is a draw (the table is then left as it was).
     """
 
     melds: tuple[Meld, ...] = ()
@@ -71,17 +72,17 @@ class Play:
         return not self.placed
 
     @classmethod
-    def of(cls, melds: Sequence[Meld], placed: Sequence[Tile]) -> Play:
-        """A play from any sequences of melds and tiles."""
+    def of(cls, melds: Sequence[Meld], placed: Sequence[Tile]) -> Reply:
+        """A reply from any sequences of melds and tiles."""
         return cls(tuple(melds), tuple(placed))
 
 
-DRAW = Play()
+DRAW = Reply()
 """The answer of a player that does not play this turn."""
 
 
 class Action(Protocol):
-    """Anything with the new table and the placed tiles (a :class:`Play`, a solver ``Move``)."""
+    """Anything with the new table and the placed tiles (a :class:`Reply`, a solver ``Move``)."""
 
     @property
     def melds(self) -> Sequence[Meld]: ...
@@ -92,7 +93,7 @@ class Action(Protocol):
 
 @runtime_checkable
 class Player(Protocol):
-    """A strategy: called once per turn with the player's view, returns a play or ``None``.
+    """A strategy: called once per turn with the player's view, returns a reply or ``None``.
 
     A player may also have a ``solves`` attribute (how many solver calls it made), which the
     arena adds up for its throughput figures.

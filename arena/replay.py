@@ -12,7 +12,7 @@ from typing import Any
 
 from rummikub.arena.errors import RecordError
 from rummikub.arena.game import Deal, GameConfig, GameResult, play_game
-from rummikub.arena.protocol import DRAW, Play, PlayerView
+from rummikub.arena.protocol import DRAW, PlayerView, Reply
 from rummikub.arena.record import Event, GameRecorder, read_events, split_games
 from rummikub.models.meld import Meld
 from rummikub.models.rules import RuleSet
@@ -34,7 +34,7 @@ def _deal(event: Event) -> Deal:
     )
 
 
-Watcher = Callable[[PlayerView, Play], None]
+Watcher = Callable[[PlayerView, Reply], None]
 """Sees every turn of a replay: what the player saw and what it played (a draw included)."""
 
 
@@ -46,7 +46,7 @@ class ScriptedPlayer:
         self.next = 0
         self.watch = watch
 
-    def __call__(self, view: PlayerView) -> Play:
+    def __call__(self, view: PlayerView) -> Reply:
         if self.next >= len(self.turns):
             raise RecordError(f"record: seat {view.seat} has no move for turn {view.turn}")
         event = self.turns[self.next]
@@ -59,7 +59,7 @@ class ScriptedPlayer:
         play = DRAW
         if event["action"] == "play":
             melds = tuple(Meld.parse(" ".join(m)) for m in event["table"])  # j=r4 kept
-            play = Play(melds, _tiles(event["placed"]))
+            play = Reply(melds, _tiles(event["placed"]))
         if self.watch is not None:
             self.watch(view, play)
         return play

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
-from rummikub.arena.protocol import Play, PlayerView
+from rummikub.arena.protocol import PlayerView, Reply
 from rummikub.arena.record import (
     Event,
     melds_json,
@@ -50,12 +50,11 @@ from rummikub.models.notation import tiles_json
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
-from rummikub.solver import Limit, Move, Objective, Status, solve
+from rummikub.solver import DEFAULT_TIME_LIMIT, Limit, Move, Objective, Status, solve
 
 MISTAKE_TILES = 2
 """A play this many tiles short of the optimum, or more, is a mistake (fewer: an inaccuracy)."""
 OBJECTIVE = Objective.TILES  # the max-tiles strategy's: most tiles, then most value
-DEFAULT_TIME_LIMIT = 10.0  # seconds per solve; a game position solves in milliseconds
 
 
 Chosen = Callable[[int, str], bool]
@@ -375,7 +374,7 @@ class RecordedGame:
         names = self.names
         tasks: list[TurnTask] = []
 
-        def watch(view: PlayerView, play: Play) -> None:
+        def watch(view: PlayerView, play: Reply) -> None:
             name = names[view.seat]
             if not chosen(view.seat, name):
                 return

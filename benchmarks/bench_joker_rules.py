@@ -33,6 +33,7 @@ from crosscheck import position_for  # noqa: E402
 from oracle import score_of  # noqa: E402
 from oracle_jokers import joker_oracle_answer  # noqa: E402
 
+from rummikub.models.jokers import JokerRule  # noqa: E402
 from rummikub.models.validation import move_problems  # noqa: E402
 from rummikub.solver import Limit, Move, solve  # noqa: E402
 
@@ -59,7 +60,7 @@ def run(positions: int, seed: int, oracle: bool) -> dict[str, dict[str, object]]
         for i in range(positions):
             number = seed * 1_000_003 + i
             position, small, objective, keep = position_for(number)
-            position = replace(position, rules=replace(position.rules, joker_rule=rule))
+            position = replace(position, rules=replace(position.rules, joker_rule=JokerRule(rule)))
             started, cpu_started = time.perf_counter(), time.process_time()
             move = solve(position, objective, keep_jokers=keep, limit=limit)
             wall.append(time.perf_counter() - started)

@@ -184,8 +184,9 @@ def check_peer_colour_order() -> None:
         if ours >= STANDARD.colours:
             continue
         peer_tile = rules.tiles[index * STANDARD.numbers]  # the "1" of that colour
+        assert isinstance(peer_tile, rummikub_solver.Number), peer_tile
         name = "ORANGE" if ours is Colour.ORANGE else ours.name
-        assert peer_tile.colour.name == name, (ours, peer_tile.colour)  # type: ignore[attr-defined]
+        assert peer_tile.colour.name == name, (ours, peer_tile.colour)
     joker = rules.tiles[-1]
     assert isinstance(joker, rummikub_solver.Joker)
     assert int(joker) == peer_tile_id(Tile(None, None))

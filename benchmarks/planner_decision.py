@@ -23,7 +23,7 @@ from collections import defaultdict
 from rummikub.arena.game import play_game
 from rummikub.arena.planner import Planner
 from rummikub.arena.players import make_player
-from rummikub.arena.protocol import Play, PlayerView
+from rummikub.arena.protocol import PlayerView, Reply
 from rummikub.arena.tournament import deal_seed
 
 
@@ -37,7 +37,7 @@ class TimedPlanner(Planner):
         self._solver_seconds = 0.0
         play = self.solver.play
 
-        def timed(view: PlayerView, keep_jokers: bool = False) -> Play:
+        def timed(view: PlayerView, keep_jokers: bool = False) -> Reply:
             started = time.process_time()
             try:
                 return play(view, keep_jokers)
@@ -46,7 +46,7 @@ class TimedPlanner(Planner):
 
         self.solver.play = timed  # type: ignore[method-assign]
 
-    def __call__(self, view: PlayerView) -> Play:
+    def __call__(self, view: PlayerView) -> Reply:
         solves, self._solver_seconds = self.solves, 0.0
         started, wall = time.process_time(), time.perf_counter()
         play = super().__call__(view)

@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 from common import percentile  # noqa: E402
 from crosscheck import position_for  # noqa: E402
 
+from rummikub.models.jokers import JokerRule  # noqa: E402
 from rummikub.models.position import Position  # noqa: E402
 from rummikub.solver import Limit, solve  # noqa: E402
 
@@ -33,7 +34,7 @@ from rummikub.solver import Limit, solve  # noqa: E402
 def strict_position(number: int) -> tuple[Position, str, bool]:
     """Position ``number`` of the benchmark under the strict rule, objective, keep-jokers."""
     position, _, objective, keep = position_for(number)
-    rules = replace(position.rules, joker_rule="strict")
+    rules = replace(position.rules, joker_rule=JokerRule.STRICT)
     return replace(position, rules=rules), objective, keep
 
 
@@ -66,9 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = timed if args.numbers else timed[: args.top]
     for number, ms, scores in rows:
         print(f"{number}\t{ms:9.1f} ms\t{list(scores.values())}")
-    ms = [row[1] for row in timed]
-    figures = {q: percentile(ms, q) for q in (50, 95, 99, 100)}
-    print("cpu ms: " + ", ".join(f"p{q} {v:.1f}" for q, v in figures.items()) + f" ({len(ms)})")
+    every_ms = [row[1] for row in timed]
+    figures = {q: percentile(every_ms, q) for q in (50, 95, 99, 100)}
+    print(
+        "cpu ms: " + ", ".join(f"p{q} {v:.1f}" for q, v in figures.items()) + f" ({len(every_ms)})"
+    )
     if args.json:
         payload = [{"number": n, "cpu_ms": ms, "scores": s} for n, ms, s in timed]
         args.json.write_text(json.dumps(payload, indent=2) + "\n")

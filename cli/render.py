@@ -11,7 +11,7 @@ from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.analysis import Analysis
 from rummikub.solver.engine import RankedMoves
-from rummikub.solver.explain import RACK, explanation
+from rummikub.solver.explanation import RACK, explanation
 from rummikub.solver.move import Move, NewMeld, Origin
 
 _TILE_COLOURS: dict[Colour | None, str] = {

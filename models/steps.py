@@ -4,7 +4,7 @@ A move is described as a short sequence of actions a person can carry out at the
 play a new meld, extend a meld, take tiles from a meld, split a meld, join two melds, swap
 a joker for a rack tile, or lay one meld out anew (its tiles unchanged). A *rearrange* of
 several melds at once exists for replaying older descriptions; the explainer
-(:mod:`rummikub.solver.explain`) no longer writes it: each of its steps touches at most two
+(:mod:`rummikub.solver.explanation`) no longer writes it: each of its steps touches at most two
 table melds.
 
 Tiles a step lifts off the table without putting them into a meld (a *take*, or the joker

@@ -6,7 +6,7 @@ The set catalogue, the formulation and the backends are internals in their own m
 
 from rummikub.solver.analysis import Analysis, analyze
 from rummikub.solver.engine import RankedMoves, solve, solve_top
-from rummikub.solver.explain import explain
+from rummikub.solver.explanation import explain
 from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, Status
 from rummikub.solver.move import Move, NewMeld, Origin
 from rummikub.solver.objectives import Level, Objective

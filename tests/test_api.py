@@ -6,6 +6,7 @@ import ast
 import importlib
 import inspect
 import json
+import pkgutil
 import subprocess
 import sys
 from importlib.metadata import requires
@@ -20,6 +21,7 @@ from rummikub.models.validation import move_problems
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MIDGAME = (EXAMPLES / "midgame.txt").read_text()
+SUBPACKAGES = ("models", "solver", "arena", "cli")  # the folders mapped to rummikub.*
 
 
 def test_every_public_name_is_the_one_its_subpackage_defines() -> None:
@@ -128,3 +130,53 @@ def test_pulp_is_a_core_dependency_so_cbc_works_after_a_plain_install() -> None:
     result = CliRunner().invoke(main, ["solve", "--rack", "r1 r2 r3 k5", "--backend", "cbc"])
     assert result.exit_code == 0, result.output
     assert "r1 r2 r3" in result.output
+
+
+def _submodules(package: str) -> set[str]:
+    path = importlib.import_module(package).__path__
+    return {info.name for info in pkgutil.iter_modules(path)}
+
+
+@pytest.mark.parametrize("package", ["rummikub", "rummikub.models", "rummikub.solver"])
+def test_no_public_name_is_also_a_module(package: str) -> None:
+    """``rummikub.solver.explain`` once named both a function and its module, so that
+    ``import rummikub.solver.explain`` left the function under the module's name."""
+    exported = set(importlib.import_module(package).__all__)
+    assert exported & _submodules(package) == set()
+
+
+def test_explain_is_the_function_and_its_module_is_explanation() -> None:
+    import rummikub.solver.explanation as module
+
+    assert inspect.ismodule(module)
+    assert rummikub.explain is rummikub.solver.explain is module.explain
+    assert inspect.isfunction(rummikub.solver.explain)
+
+
+def _public_definitions(name: str) -> set[str]:
+    """The modules of the package that define a class or function called ``name``."""
+    modules = [
+        f"rummikub.{sub}.{module}"
+        for sub in SUBPACKAGES
+        for module in _submodules(f"rummikub.{sub}")
+        if module != "__main__"  # runs the CLI on import
+    ]
+    homes: set[str] = set()
+    for module in modules:
+        value = getattr(importlib.import_module(module), name, None)
+        if (inspect.isclass(value) or inspect.isfunction(value)) and value.__module__ == module:
+            homes.add(module)
+    return homes
+
+
+def test_each_public_name_of_the_api_is_defined_once_in_the_package() -> None:
+    """One name for one thing: no public class or function of the API shares its name with
+    another class or function elsewhere in the package (``Play`` was a step and an arena
+    answer)."""
+    solver = importlib.import_module("rummikub.solver")
+    for name in sorted({*rummikub.__all__, *solver.__all__}):
+        value = getattr(solver, name, None) or getattr(rummikub, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert _public_definitions(name) == {value.__module__}, name
+    assert _public_definitions("Play") == {"rummikub.models.steps"}
+    assert _public_definitions("Reply") == {"rummikub.arena.protocol"}

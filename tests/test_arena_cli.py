@@ -127,7 +127,7 @@ def test_sprt_mode_on_the_command_line() -> None:
 
 
 BOTS = """
-from rummikub.arena.protocol import Play
+from rummikub.arena.protocol import Reply
 from rummikub.models import Meld, Tile
 
 def lazy(view):
@@ -135,7 +135,7 @@ def lazy(view):
 
 def cheat(view):
     tiles = (Tile.parse("r1"), Tile.parse("r2"), Tile.parse("r3"))
-    return Play(view.table + (Meld(tiles),), tiles)
+    return Reply(view.table + (Meld(tiles),), tiles)
 """
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -12,9 +13,10 @@ from rummikub.arena import (
     GameConfig,
     GameRecorder,
     IllegalPlayError,
-    Play,
+    Player,
     PlayerView,
     RecordError,
+    Reply,
     RoundState,
     Turn,
     deal_round,
@@ -23,6 +25,7 @@ from rummikub.arena import (
     replay_game,
 )
 from rummikub.arena.players import Heuristic, NeverPlay, SolverPlayer
+from rummikub.arena.record import Event
 from rummikub.arena.scoring import blocked_winner, rack_value, round_scores
 from rummikub.models import Meld, RuleSet, RummikubError, Tile
 from rummikub.models.generate import full_set
@@ -33,9 +36,9 @@ def tiles(text: str) -> list[Tile]:
     return [Tile.parse(t) for t in text.split()]
 
 
-def record(players: list, seed: int, **kw: object) -> list[dict]:
+def record(players: Sequence[Player], seed: int, names: Sequence[str] | None = None) -> list[Event]:
     recorder = GameRecorder()
-    play_game(players, seed, recorder=recorder, **kw)  # type: ignore[arg-type]
+    play_game(players, seed, recorder=recorder, names=names)
     return recorder.events
 
 
@@ -59,7 +62,9 @@ def test_deal_gives_fourteen_each_and_the_highest_draw_starts() -> None:
 
 
 def test_same_seed_same_game_move_for_move() -> None:
-    players = lambda: [SolverPlayer(), Heuristic(), NeverPlay()]  # noqa: E731
+    def players() -> list[Player]:
+        return [SolverPlayer(), Heuristic(), NeverPlay()]
+
     first = record(players(), seed=7)
     again = record(players(), seed=7)
     assert first == again
@@ -84,16 +89,16 @@ def test_every_tile_is_accounted_for_after_every_turn() -> None:
 class Cheat:
     """Plays a tile it does not hold."""
 
-    def __call__(self, view: PlayerView) -> Play:
-        return Play((*view.table, Meld.parse("r1 r2 r3")), tuple(tiles("r1 r2 r3")))
+    def __call__(self, view: PlayerView) -> Reply:
+        return Reply((*view.table, Meld.parse("r1 r2 r3")), tuple(tiles("r1 r2 r3")))
 
 
 class Crooked:
     """Lays down an illegal meld made of its own tiles."""
 
-    def __call__(self, view: PlayerView) -> Play:
+    def __call__(self, view: PlayerView) -> Reply:
         three = view.rack[:3]
-        return Play((*view.table, Meld(three)), three)
+        return Reply((*view.table, Meld(three)), three)
 
 
 class Junk:
@@ -116,8 +121,8 @@ def test_an_opening_below_the_threshold_is_rejected() -> None:
         GameConfig().rules, pool=tiles("k1 k2"), racks=[tiles("r1 r2 r3 k9"), tiles("b5 b6")]
     )
 
-    def low_opening(view: PlayerView) -> Play:
-        return Play((Meld.parse("r1 r2 r3"),), tuple(tiles("r1 r2 r3")))
+    def low_opening(view: PlayerView) -> Reply:
+        return Reply((Meld.parse("r1 r2 r3"),), tuple(tiles("r1 r2 r3")))
 
     with pytest.raises(IllegalPlayError, match=r"'low'.*initial meld worth 6"):
         play_round(state, [low_opening, NeverPlay()], ["low", "other"])

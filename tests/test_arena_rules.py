@@ -19,9 +19,9 @@ from click.testing import CliRunner
 
 from rummikub.arena.errors import IllegalPlayError
 from rummikub.arena.game import RoundState, play_turn
-from rummikub.arena.protocol import Play, PlayerView
+from rummikub.arena.protocol import PlayerView, Reply
 from rummikub.cli.main import main
-from rummikub.models import RuleSet, parse_melds, parse_tiles
+from rummikub.models import JokerRule, RuleSet, parse_melds, parse_tiles
 
 JOKER_RULES = ("strict", "locked", "free")
 
@@ -39,10 +39,10 @@ class play(SolverPlayer):
 '''
 
 
-def _take_the_joker(view: PlayerView) -> Play:
+def _take_the_joker(view: PlayerView) -> Reply:
     """Lifts the joker off 'r4 r5 r6 j' into a new set with two rack tiles, without
     putting r3 or r7 in its place: legal only when table jokers are free."""
-    return Play(tuple(parse_melds("r4 r5 r6 | k1 k2 j")), tuple(parse_tiles("k1 k2")))
+    return Reply(tuple(parse_melds("r4 r5 r6 | k1 k2 j")), tuple(parse_tiles("k1 k2")))
 
 
 def _state(rules: RuleSet) -> RoundState:
@@ -58,7 +58,7 @@ def _state(rules: RuleSet) -> RoundState:
 
 @pytest.mark.parametrize("rule", JOKER_RULES)
 def test_the_engine_checks_moves_under_the_games_joker_rule(rule: str) -> None:
-    state = _state(RuleSet(joker_rule=rule))
+    state = _state(RuleSet(joker_rule=JokerRule(rule)))
     if rule == "free":
         turn = play_turn(state, _take_the_joker, "thief")
         assert turn.action == "play" and state.racks[0] == parse_tiles("b9")
@@ -74,8 +74,8 @@ def test_one_joker_per_set_in_the_american_game() -> None:
     """The game's other rules are the validator's too: two jokers in a set are refused
     under the 1998 Pressman rules (the american preset), as the source says."""
 
-    def two_jokers(view: PlayerView) -> Play:
-        return Play(view.table + tuple(parse_melds("j o8 j")), tuple(parse_tiles("j o8 j")))
+    def two_jokers(view: PlayerView) -> Reply:
+        return Reply(view.table + tuple(parse_melds("j o8 j")), tuple(parse_tiles("j o8 j")))
 
     for rules, legal in [(RuleSet(), True), (RuleSet.preset("american"), False)]:
         state = RoundState(
@@ -103,7 +103,7 @@ def _arena(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-GAME = ("--players", "joker_thief:play,optimal", "--games", "1", "--seed", "0")
+GAME: tuple[str, ...] = ("--players", "joker_thief:play,optimal", "--games", "1", "--seed", "0")
 GAME += ("--executor", "serial", "--time-limit", "2")
 
 

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -68,7 +69,7 @@ class Case:
 @cache
 def _position(name: str, joker_rule: str, seed: int) -> Position:
     """A legal position with jokers on the table (often) and on the rack (odd seeds)."""
-    rules = replace(preset(name), joker_rule=joker_rule)
+    rules = replace(preset(name), joker_rule=JokerRule(joker_rule))
     return random_position(
         seed + 100, table_tiles=15, rack_tiles=6, rules=rules, joker_rate=0.3,
         rack_jokers=seed % 2,
@@ -88,10 +89,10 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def assert_legal(position: Position, move: dict[str, object]) -> None:
+def assert_legal(position: Position, move: dict[str, Any]) -> None:
     """The move printed as JSON is legal under the position's rules (the validator)."""
-    melds = [Meld.parse(" ".join(m["tiles"]), position.rules) for m in move["melds"]]  # type: ignore[attr-defined, index]
-    placed = [Tile.parse(t) for t in move["placed"]]  # type: ignore[attr-defined]
+    melds = [Meld.parse(" ".join(m["tiles"]), position.rules) for m in move["melds"]]
+    placed = [Tile.parse(t) for t in move["placed"]]
     assert move_problems(position, melds, placed) == [], position.to_text()
 
 
@@ -102,7 +103,7 @@ def test_the_cases_exercise_jokers_and_every_rule() -> None:
     assert len(with_table_jokers) >= len(CASES) // 2
     for case in CASES:
         rules = case.position().rules
-        assert rules == replace(preset(case.preset), joker_rule=case.joker_rule)
+        assert rules == replace(preset(case.preset), joker_rule=JokerRule(case.joker_rule))
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

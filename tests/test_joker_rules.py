@@ -37,6 +37,7 @@ from rummikub.models import (
     JOKER,
     STANDARD,
     Colour,
+    JokerRule,
     Meld,
     Position,
     RuleSet,
@@ -61,7 +62,7 @@ POSITIONS = 330  # each solved under every joker rule
 
 def under(position: Position, joker_rule: str) -> Position:
     """The position played under the same rules but the given table-joker rule."""
-    return replace(position, rules=replace(position.rules, joker_rule=joker_rule))
+    return replace(position, rules=replace(position.rules, joker_rule=JokerRule(joker_rule)))
 
 
 def joker_position(seed: int, rules: RuleSet) -> Position:

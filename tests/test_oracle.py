@@ -24,7 +24,7 @@ from rummikub.models.steps import replay
 from rummikub.models.tile import Tile
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, solve
-from rummikub.solver.explain import explain
+from rummikub.solver.explanation import explain
 
 RULES: dict[str, RuleSet] = {
     "c3n7": RuleSet(colours=3, numbers=7, copies=2, jokers=2),

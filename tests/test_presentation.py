@@ -20,7 +20,7 @@ from rummikub.models.picture import SVG_NS, TablePicture, table_svg
 from rummikub.models.position import Position
 from rummikub.models.steps import Play, replay
 from rummikub.solver import Move, NewMeld, Origin, Status
-from rummikub.solver.explain import explanation
+from rummikub.solver.explanation import explanation
 from rummikub.solver.objectives import Objective
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

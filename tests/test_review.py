@@ -313,7 +313,21 @@ def test_holding_is_reported_apart_and_every_better_move_is_legal(seed: int) -> 
     assert holder.mean_shortfall_tiles in (0, None)
 
 
-JUNK = [None, 0, -1, 10**30, "x", "r99", True, 1.5, [], {}, ["r1"], [["r1", "r2"]], [[0, "r1"]]]
+JUNK: list[object] = [
+    None,
+    0,
+    -1,
+    10**30,
+    "x",
+    "r99",
+    True,
+    1.5,
+    [],
+    {},
+    ["r1"],
+    [["r1", "r2"]],
+    [[0, "r1"]],
+]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.cli.main import main
-from rummikub.models import Meld, NotationError, RulesError, RuleSet, parse_tiles
+from rummikub.models import JokerRule, Meld, NotationError, RulesError, RuleSet, parse_tiles
 from rummikub.models.generate import random_position
 from rummikub.models.position_format import (
     position_from_any,
@@ -38,8 +38,8 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     [
         RuleSet(),
         preset("american"),
-        RuleSet(wrap=True, joker_rule="strict"),
-        RuleSet(max_jokers_per_set=1, initial_threshold=50, joker_rule="locked"),
+        RuleSet(wrap=True, joker_rule=JokerRule.STRICT),
+        RuleSet(max_jokers_per_set=1, initial_threshold=50, joker_rule=JokerRule.LOCKED),
         RuleSet(colours=5, numbers=9, copies=3, jokers=1, continue_after_initial=True),
     ],
 )
@@ -52,9 +52,9 @@ def test_rules_line_and_object_read_back(rules: RuleSet) -> None:
 def test_rules_line_names_the_nearest_preset() -> None:
     assert rules_line(RuleSet()) == "standard"
     assert rules_line(preset("vietnamese")) == "american"
-    assert rules_line(RuleSet(wrap=True, joker_rule="strict")) == "wrap joker_rule=strict"
+    assert rules_line(RuleSet(wrap=True, joker_rule=JokerRule.STRICT)) == "wrap joker_rule=strict"
     assert parse_rules_line("vietnamese, threshold = 50 joker-rule=strict") == RuleSet(
-        max_jokers_per_set=1, initial_threshold=50, joker_rule="strict"
+        max_jokers_per_set=1, initial_threshold=50, joker_rule=JokerRule.STRICT
     )
 
 
@@ -77,7 +77,7 @@ def test_bad_rules_lines_say_what_is_wrong(line: str, fragment: str) -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_positions_print_their_rules_and_read_back(seed: int) -> None:
-    rules = [WRAP, preset("american"), RuleSet(joker_rule="strict"), RuleSet()][seed % 4]
+    rules = [WRAP, preset("american"), RuleSet(joker_rule=JokerRule.STRICT), RuleSet()][seed % 4]
     position = random_position(seed, table_tiles=20, rack_tiles=5, rules=rules, joker_rate=0.2)
     text = position.to_text()
     assert ("rules:" in text) == (rules != RuleSet())

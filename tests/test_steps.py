@@ -1,4 +1,4 @@
-"""Human-readable steps of a move (``solver/explain.py``) and their strict replay
+"""Human-readable steps of a move (``solver/explanation.py``) and their strict replay
 (``models/steps.py``).
 
 Replaying the explained steps on the old position must give exactly the new table (the same
@@ -19,6 +19,7 @@ import pytest
 
 from rummikub.models import (
     JOKER,
+    JokerRule,
     Meld,
     Position,
     RuleSet,
@@ -42,7 +43,7 @@ from rummikub.models.steps import (
     replay,
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
-from rummikub.solver.explain import RACK, explain, explanation, provenance
+from rummikub.solver.explanation import RACK, explain, explanation, provenance
 from rummikub.solver.objectives import Objective
 
 
@@ -352,9 +353,7 @@ def test_a_joker_is_not_left_alone() -> None:
 def test_join() -> None:
     position = position_from_text("table: r1 r2 r3 | r5 r6 r7\nrack: r4")
     move = hand_move(position, [("r1 r2 r3 r4* r5 r6 r7", 0)])
-    assert check_explained(move) == [
-        Join((m("r1 r2 r3"), m("r5 r6 r7")), t("r4"), (), m("r1-7"))
-    ]
+    assert check_explained(move) == [Join((m("r1 r2 r3"), m("r5 r6 r7")), t("r4"), (), m("r1-7"))]
 
 
 def test_groups_turned_into_runs_step_by_step() -> None:
@@ -524,6 +523,6 @@ def test_a_joker_that_waits_for_a_tile_taken_later() -> None:
         "table: o5 o6 o7 o8 | j b6 b7 | k8 b8 j | b5 r5 o5 | k8 b8 r8 o8 | k3 b3 r3 o3\n"
         "rack: r8 r5 o6 k1 o13 k12"
     )
-    position = Position(text.table, text.rack, False, RuleSet(joker_rule="locked"))
+    position = Position(text.table, text.rack, False, RuleSet(joker_rule=JokerRule.LOCKED))
     steps = check_explained(solve(position))
     assert all(not isinstance(s, Swap) or s.jokers for s in steps)

@@ -18,6 +18,7 @@ from oracle import score_of
 from oracle_jokers import joker_oracle_answer
 from test_joker_rules import RULES, joker_position, under
 
+from rummikub.models import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.validation import move_problems
 from rummikub.solver import Limit, solve
@@ -62,7 +63,7 @@ def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
     position, objective, keep = POSITIONS[index]
     short = _optimum(position, objective, keep, Hosts.SHORT)
     exact = _optimum(position, objective, keep, Hosts.EXACT)
-    locked_position = replace(position, rules=replace(position.rules, joker_rule="locked"))
+    locked_position = replace(position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED))
     locked = _optimum(locked_position, objective, keep, Hosts.EXACT)
     assert short <= exact <= locked, (short, exact, locked)
     move = solve(position, objective, keep_jokers=keep)
@@ -75,7 +76,9 @@ def test_oracle_agrees_whether_or_not_the_locked_optimum_is_strict() -> None:
     """Both branches occur in the sample, and the oracle agrees with ``solve`` in each."""
     branches = {"locked reached": 0, "locked not reached": 0}
     for position, objective, keep in POSITIONS:
-        locked_position = replace(position, rules=replace(position.rules, joker_rule="locked"))
+        locked_position = replace(
+            position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED)
+        )
         reached = _optimum(position, objective, keep, Hosts.SHORT) == _optimum(
             locked_position, objective, keep, Hosts.EXACT
         )

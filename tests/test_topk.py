@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.cli.main import main
-from rummikub.models import Tile, position_from_text
+from rummikub.models import JokerRule, Tile, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.validation import move_problems
 from rummikub.solver import solve, solve_top
@@ -44,7 +44,7 @@ def test_first_of_top_is_what_solve_prints(rule: str) -> None:
     """``--top K``'s #1 is the move ``solve`` returns, also where optima tie."""
     for seed in range(8):
         position = random_position(seed, table_tiles=20, rack_tiles=10, joker_rate=0.15)
-        position = replace(position, rules=replace(position.rules, joker_rule=rule))
+        position = replace(position, rules=replace(position.rules, joker_rule=JokerRule(rule)))
         best = solve(position)
         ranked = solve_top(position, 2)
         assert structure(ranked.moves[0]) == structure(best), f"seed {seed}"

@@ -1,7 +1,7 @@
 """The path a user runs works under every joker rule and preset (issue 10).
 
 Solve → explain → JSON and text → replay of the steps → independent validator, on random
-joker-heavy positions (a fixed-seed sample; ``benchmarks/user_path.py`` runs thousands),
+joker-heavy positions (a fixed-seed sample; ``benchmarks/bench_user_path.py`` runs thousands),
 the README's commands through the CLI, and the strict/locked answers of small positions
 against the brute-force joker-rule oracle.
 """
@@ -9,6 +9,7 @@ against the brute-force joker-rule oracle.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -24,7 +25,7 @@ from user_path import (
 )
 
 from rummikub.cli.main import main
-from rummikub.models import RuleSet
+from rummikub.models import JokerRule, RuleSet
 from rummikub.solver import solve
 
 SMALL_RULES = (
@@ -50,7 +51,7 @@ def test_small_positions_match_the_joker_oracle(joker_rule: str) -> None:
     for seed in range(12):
         rules = SMALL_RULES[seed % len(SMALL_RULES)]
         position = joker_heavy_position(
-            5_000 + seed, RuleSet(**{**rules.options(), "joker_rule": joker_rule}), small=True
+            5_000 + seed, replace(rules, joker_rule=JokerRule(joker_rule)), small=True
         )
         answer = joker_oracle_answer(position, joker_rule)
         run_user_path(position)

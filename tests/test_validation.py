@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 import pytest
 
@@ -61,6 +62,18 @@ def test_rules_decide_which_tiles_exist() -> None:
     assert RuleSet(numbers=20).contains(Tile.parse("o20"))
 
 
+class NumberOptions(TypedDict, total=False):
+    """The whole-number rule options (keyword arguments of :class:`RuleSet`)."""
+
+    colours: int
+    numbers: int
+    copies: int
+    jokers: int
+    min_len: int
+    max_jokers_per_set: int
+    initial_threshold: int
+
+
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
@@ -78,7 +91,7 @@ def test_rules_decide_which_tiles_exist() -> None:
         ({"initial_threshold": -5}, "initial_threshold"),
     ],
 )
-def test_invalid_rules(options: dict[str, int], fragment: str) -> None:
+def test_invalid_rules(options: NumberOptions, fragment: str) -> None:
     with pytest.raises(RulesError) as info:
         RuleSet(**options)
     assert fragment in str(info.value)

@@ -1,7 +1,7 @@
 """The whole path a user runs, on one position: solve, explain, JSON and text, replay, validate.
 
 Shared by ``tests/test_user_path.py`` (a fixed-seed sample in CI) and
-``benchmarks/user_path.py`` (thousands of positions per joker rule, with solve times).
+``benchmarks/bench_user_path.py`` (thousands of positions per joker rule, with solve times).
 :func:`joker_heavy_position` deals positions where the table-joker rules matter: jokers on
 the table, often the tile one stands for on the rack, and pairs of rack tiles that could
 take a freed joker.
@@ -17,14 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.cli.render import render_move
-from rummikub.models import JOKER, Colour, Meld, Position, RuleSet, Tile
+from rummikub.models import JOKER, Colour, JokerRule, Meld, Position, RuleSet, Tile
 from rummikub.models.generate import full_set, random_position
 from rummikub.models.moves import picked_up
 from rummikub.models.presets import PRESETS
 from rummikub.models.steps import replay
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, solve
-from rummikub.solver.explain import explanation
+from rummikub.solver.explanation import explanation
 
 JOKER_RULES = ("free", "strict", "locked")
 PRESET_NAMES = tuple(PRESETS)
@@ -47,7 +47,7 @@ class PathResult:
 
 def rules_for(preset: str, joker_rule: str) -> RuleSet:
     """A preset's rules with the table-joker rule set."""
-    return replace(PRESETS[preset].rules, joker_rule=joker_rule)
+    return replace(PRESETS[preset].rules, joker_rule=JokerRule(joker_rule))
 
 
 def _meanings(meld: Meld, rules: RuleSet) -> list[Tile]:

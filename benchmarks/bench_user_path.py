@@ -7,9 +7,9 @@ independent validator (``rummikub.models.validation``). Prints, per joker rule, 
 failures, the solve time median / p95 / p99 / max (wall, in the process) and how many
 answers free a table joker (a swap step).
 
-    python benchmarks/user_path.py                          # 3,000 positions per rule
-    python benchmarks/user_path.py --rules strict --positions 500 --json out.json
-    python benchmarks/user_path.py --rules locked --seed 3001 --budget 540   # bounded run
+    python benchmarks/bench_user_path.py                          # 3,000 positions per rule
+    python benchmarks/bench_user_path.py --rules strict --positions 500 --json out.json
+    python benchmarks/bench_user_path.py --rules locked --seed 3001 --budget 540   # bounded run
 """
 
 from __future__ import annotations
