@@ -66,8 +66,8 @@ from rummikub.models.validation import move_problems
 
 
 @dataclass(frozen=True)
-class RoundResult:
-    """How a round ended and what it scored (every seat, yours first)."""
+class RoundOutcome:
+    """How a round at the companion ended and what it scored (every seat, yours first)."""
 
     winner: int
     reason: str  # "out" or "blocked"
@@ -92,9 +92,9 @@ class GameState:
     passes: int  # consecutive turns without a play while the pool was empty
     ended: str | None = None  # None while the round goes on, else "out" or "blocked"
     winner: int | None = None  # the seat that went out (a blocked round: decided by score)
-    result: RoundResult | None = None  # set once the round is scored
+    result: RoundOutcome | None = None  # set once the round is scored
     totals: tuple[int, ...] = ()
-    rounds: tuple[RoundResult, ...] = ()
+    rounds: tuple[RoundOutcome, ...] = ()
 
     @property
     def pool_size(self) -> int:
@@ -381,7 +381,7 @@ def _score(state: GameState, event: Scored) -> GameState:
     winner = state.winner if state.ended == "out" else blocked_winner(racks, state.rules)
     assert winner is not None
     scores = round_scores(racks, winner, state.rules)
-    result = RoundResult(winner, state.ended, racks, scores)
+    result = RoundOutcome(winner, state.ended, racks, scores)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     return replace(state, result=result, totals=totals, rounds=(*state.rounds, result))
 
@@ -498,7 +498,7 @@ __all__ = [
     "Passed",
     "Played",
     "Redo",
-    "RoundResult",
+    "RoundOutcome",
     "Scored",
     "Undo",
     "apply",
