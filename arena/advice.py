@@ -3,10 +3,11 @@
 A :class:`Situation` is what a player knows on their turn: the position (table, rack,
 whether they have opened), how many tiles each opponent holds and how many are left in
 the pool. :func:`advise` takes the planner's candidate moves (:func:`~rummikub.arena.planner
-.candidates`) and estimates each one's chance to win the round by determinized Monte Carlo
-rollouts: deal the unseen tiles at random into the opponents' racks (at their sizes) and
-the pool, make the move, and play the round out — this player as the ``planner``, the
-opponents as ``model`` (a built-in strategy). Every candidate is played out on the same
+.candidates`, with the ``play part`` ones of an opened player) and estimates each one's
+chance to win the round by determinized Monte Carlo rollouts: deal the unseen tiles at
+random into the opponents' racks (at their sizes) and the pool, make the move, and play
+the round out — this player as the ``planner``, the opponents as ``model`` (a built-in
+strategy). Every candidate is played out on the same
 deals (common random numbers), so differences between candidates are not deal luck.
 
 Everything random comes from ``seed``: the same situation, seed and number of rollouts
@@ -260,7 +261,8 @@ class Advice:
 
     @property
     def best(self) -> Assessment:
-        """The recommended move: the highest win chance (earlier candidates win ties)."""
+        """The recommended move: the highest win chance, then the better mean score (then the
+        earlier candidate)."""
         return max(self.assessments, key=lambda a: (a.win_chance, a.mean_score or 0.0))
 
     def to_json(self) -> dict[str, Any]:
@@ -308,7 +310,7 @@ def advise(
         raise AdviceError(f"rollouts must be at least 1, got {rollouts}")
     started = time.perf_counter()
     view = situation.view(seed)
-    options = candidates(view, Solver(work_limit), keep_jokers=True)
+    options = candidates(view, Solver(work_limit), keep_jokers=True, partial=True)
     assessments = [Assessment(c) for c in options]
     if any(a.certain for a in assessments):
         advice = Advice(situation, assessments, model, seed)

@@ -7,6 +7,11 @@ Every turn the planner asks the solver for a few candidate moves (:func:`candida
 * ``keep jokers`` — the most real tiles, a joker only where it lets more real tiles down;
 * ``hold`` — draw (or pass), keeping the whole rack.
 
+For advice (``partial=True``, :mod:`~rummikub.arena.advice`) two ways of playing part of
+the rack join them once the player has opened: ``keep sets`` holds back the sets the rack
+makes on its own (a go-out threat that can be laid any turn) and plays the rest, and
+``sets only`` lays just those sets, leaving the table as it is.
+
 It then chooses with a plan tuned in the arena (:class:`PlannerParams`): open as soon as it
 can with as little as it can; then hold everything back until the move that empties the
 rack. Tiles on the table feed every opponent, while rack tiles that fit now still fit
@@ -26,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rummikub.arena.heuristic import meld_value
 from rummikub.arena.protocol import DRAW, PlayerView, Reply
@@ -84,6 +89,14 @@ class Solver:
         move = solve(view.position(), "tiles", keep_jokers=keep_jokers, limit=self.limit)
         return DRAW if move.is_draw else Reply(tuple(move.melds), move.placed)
 
+    def rack_sets(self, view: PlayerView) -> tuple[Meld, ...]:
+        """The most tiles the rack can lay in sets of its own (no threshold, no table)."""
+        from rummikub.solver import solve
+
+        self.solves += 1
+        move = solve(Position((), view.rack, False, view.rules), "tiles", limit=self.limit)
+        return () if move.is_draw else tuple(move.melds)
+
 
 def _left(rack: Sequence[Tile], placed: Sequence[Tile]) -> tuple[Tile, ...]:
     """The rack tiles a play keeps back."""
@@ -114,8 +127,11 @@ def smallest_opening(view: PlayerView, full: Reply) -> Reply:
     return Reply(view.table + best, tuple(t for m in best for t in m.tiles))
 
 
-def candidates(view: PlayerView, solver: Solver, *, keep_jokers: bool = True) -> list[Candidate]:
-    """The moves worth weighing this turn: play all, open small, keep jokers, hold.
+def candidates(
+    view: PlayerView, solver: Solver, *, keep_jokers: bool = True, partial: bool = False
+) -> list[Candidate]:
+    """The moves worth weighing this turn: play all, open small, keep jokers, hold (and
+    with ``partial``, once opened: keep sets, sets only).
 
     The list starts with ``play all`` when anything can be placed and always ends with
     ``hold``; moves that place the same tiles as an earlier one are left out.
@@ -128,12 +144,39 @@ def candidates(view: PlayerView, solver: Solver, *, keep_jokers: bool = True) ->
             small = smallest_opening(view, full)
             if len(small.placed) < len(full.placed):
                 found.append(Candidate("open small", small, _left(view.rack, small.placed)))
-        elif keep_jokers and any(t.is_joker for t in full.placed):
-            thrifty = solver.play(view, keep_jokers=True)
-            if not thrifty.is_draw and sorted_tiles(thrifty.placed) != sorted_tiles(full.placed):
-                found.append(Candidate("keep jokers", thrifty, _left(view.rack, thrifty.placed)))
+        else:
+            if keep_jokers and any(t.is_joker for t in full.placed):
+                found.append(Candidate("keep jokers", solver.play(view, keep_jokers=True), ()))
+            if partial:
+                found += _partial_plays(view, solver)
     found.append(Candidate("hold", DRAW, view.rack))
-    return found
+    return _distinct(view, found)
+
+
+def _partial_plays(view: PlayerView, solver: Solver) -> list[Candidate]:
+    """``keep sets`` and ``sets only`` (see the module docstring) for an opened player."""
+    own = solver.rack_sets(view)
+    if not own:
+        return []
+    own_tiles = [t for m in own for t in m.tiles]
+    rest = replace(view, rack=_left(view.rack, own_tiles))
+    return [
+        Candidate("keep sets", solver.play(rest), ()),
+        Candidate("sets only", Reply(view.table + own, tuple(own_tiles)), ()),
+    ]
+
+
+def _distinct(view: PlayerView, found: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates that play something new (and ``hold``), with what each keeps back."""
+    seen: set[tuple[Tile, ...]] = set()
+    kept: list[Candidate] = []
+    for c in found:
+        placed = tuple(sorted_tiles(c.play.placed))
+        if placed in seen or (c.play.is_draw and c.label != "hold"):
+            continue
+        seen.add(placed)
+        kept.append(Candidate(c.label, c.play, _left(view.rack, c.play.placed)))
+    return kept
 
 
 def unseen_tiles(view: PlayerView) -> list[Tile]:

@@ -177,8 +177,10 @@ def give_advice(
     help="""Play all, play part, or hold? Estimate each candidate move's chance to win.
 
 \b
-The candidates are the planner's: the move placing the most tiles,
-a smaller opening, the same keeping jokers back, and holding (draw).
+The candidates: play all (the move placing the most tiles); play
+part: before opening the smallest opening, after it the same keeping
+jokers back, keeping the rack's own sets back (keep sets) or laying
+only those (sets only); and holding (draw).
 Each is played out to the end of the round on random deals of the
 tiles you cannot see (into the opponents' racks, at their sizes, and
 the pool), you as the planner, the opponents as --model; the same

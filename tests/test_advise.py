@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from rummikub.arena.advice import AdviceError, Situation
 from rummikub.cli.main import main
-from rummikub.models import Position
+from rummikub.models import Meld, Position, Tile
 from rummikub.models.generate import random_position
+from rummikub.models.validation import check_move
 
 TABLE = "k1 k2 k3 k4 | o9 o10 o11 o12 o13 | r7 b7 k7 | b3 b4 b5 | r10 o10 k10"
 # Twelve tiles in four ready sets and two loose ones: a go-out threat.
@@ -47,6 +48,26 @@ def test_holds_a_large_rack_with_a_go_out_threat_while_the_pool_is_big() -> None
     assert moves["hold"]["win_chance"] > moves["play all"]["win_chance"]
     assert len(moves["hold"]["kept"]) == 14 and moves["hold"]["placed"] == []
     assert sorted(moves["play all"]["kept"]) == ["b1", "r12"]  # what playing would keep back
+
+
+def test_play_part_holds_back_the_racks_own_sets_or_lays_only_them() -> None:
+    # Opened, with a go-out threat: "keep sets" plays only b1 (onto the table) and keeps the
+    # four ready sets; "sets only" lays those sets and leaves the table as it is.
+    table = f"{TABLE} | b11 b12 b13 | o1 o2 o3 o4 o5"  # b1 fits with k1 and o1
+    data = advise_json(
+        "--table", table, "--rack", THREAT, "--players", "4", "--pool", "40",
+        "--opponents", "6 9 11", "--rollouts", "2",
+    )  # fmt: skip
+    moves = by_move(data)
+    assert list(moves) == ["play all", "keep sets", "sets only", "hold"]
+    assert moves["keep sets"]["placed"] == ["b1"]
+    assert sorted(moves["sets only"]["kept"]) == ["b1", "r12"]
+    assert moves["sets only"]["table"][:7] == [m.strip() for m in table.split("|")]
+    position = Position.parse(f"table: {table}\nrack: {THREAT}")
+    for move in moves.values():  # every candidate is a legal move
+        if move["placed"]:
+            table = [Meld.parse(m) for m in move["table"]]
+            check_move(position, table, [Tile.parse(t) for t in move["placed"]])
 
 
 def test_plays_when_the_pool_is_empty(tmp_path: Path) -> None:
