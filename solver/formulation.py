@@ -118,6 +118,14 @@ class TilePool:
         return any(self.rack[t] for o in self.meanings.values() for m in o for t in m)
 
     @property
+    def freeable_jokers(self) -> int:
+        """At most how many table jokers the rack may replace (by the tiles they stand for)."""
+        return sum(
+            max(sum(1 for t in meaning if self.rack[t]) for meaning in options)
+            for options in self.meanings.values()
+        )
+
+    @property
     def wildcard(self) -> bool:
         """Whether the wildcard form fits: no more jokers in play than a set may hold, and
         fewer than ``min_len`` (so the per-set joker limit cannot bind)."""
@@ -217,7 +225,8 @@ def formulate(
     if wildcard:
         found = wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
         if long_runs:
-            found += long_host_runs(rules, pool.rack, pool.in_play, jokers)
+            two = pool.freeable_jokers >= 2
+            found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two)
         sets = [(s, wildcard_copies(s, missing, pool.available, jokers)) for s, missing in found]
     else:
         extra = long_hosts(rules, pool.rack, pool.available) if long_runs else ()

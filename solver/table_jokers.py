@@ -230,7 +230,9 @@ class TableJokerRules(Extension):
                 continue
             g = model.add_variable(f"g{t}", 0, stand_ins.jokers)
             self.host_stand_ins[g] = t
-            model.at_most(f"host places[{t}]", ((g, 1), *((v, -c) for v, c in terms)), 0)
+            room = [(v, -c) for v, c in terms]  # host copies' places of type t, minus w
+            lowest = -sum(bounds[v].upper for v, c in terms if c > 0)
+            model.add_constraint(f"host places[{t}]", ((g, 1), *room), lowest, 0)
             among = ((g, 1), *open_slots.get(t, ()), (stand_in_for[t], -1))
             model.at_most(f"stand-ins in hosts[{t}]", among, 0)
             host_terms.append((g, 1))
@@ -407,7 +409,7 @@ def long_hosts(
 
 
 def long_host_runs(
-    rules: RuleSet, rack: Counter[int], in_play: int, jokers: int
+    rules: RuleSet, rack: Counter[int], in_play: int, jokers: int, two_freed: bool = False
 ) -> list[tuple[CatalogueSet, int]]:
     """The wildcard form's :func:`long_hosts`: joker-free runs longer than the catalogue's
     that may hold a freed joker with two rack tiles, with how many of their tiles are not
@@ -416,7 +418,8 @@ def long_host_runs(
     A run is needed when a joker somewhere and two of its rack tiles leave fewer than
     ``min_len`` tiles beyond them on each side (a longer overhang is a run of its own):
     with the joker at one end, when the first or the last rack tile is that close to its
-    end.
+    end. With ``two_freed`` (the rack may replace two table jokers) a run may have to hold
+    both, one at each end, so every run with two rack tiles is needed.
     """
     found = []
     reach = rules.min_len
@@ -428,7 +431,10 @@ def long_host_runs(
         if len(on_rack) < 2:
             continue
         whole = rules.wrap and len(types) == rules.numbers  # it may be read from any number
-        if not whole and on_rack[0] >= reach and len(types) - 1 - on_rack[-1] >= reach:
+        if two_freed or whole:
+            found.append((run, missing))
+            continue
+        if on_rack[0] >= reach and len(types) - 1 - on_rack[-1] >= reach:
             continue
         found.append((run, missing))
     return found
