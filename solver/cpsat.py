@@ -129,10 +129,11 @@ class CpSatSession:
             linear.domain.extend((c.lower, c.upper))
         self.set_goal(model.weighted_goal())
         # The untouched table with nothing placed is always legal: a hint to start from.
-        start = model.untouched()
-        kept = sorted(model.kept)
-        proto.solution_hint.vars.extend(kept)
-        proto.solution_hint.values.extend([start[var] for var in kept])
+        if model.hinted:
+            start = model.untouched()
+            kept = sorted(model.kept)
+            proto.solution_hint.vars.extend(kept)
+            proto.solution_hint.values.extend([start[var] for var in kept])
 
     def set_goal(self, terms: Terms) -> None:
         """Maximise this expression from now on."""

@@ -92,7 +92,7 @@ def _best_move(
     started: float,
 ) -> Move:
     """The best move of a validated position under its rules."""
-    if _frees_under_strict(position):
+    if _explicit_hosts(position):
         model, raw = _strict_by_bounds(position, goal, keep_jokers, limit, run_backend)
     else:
         model = formulate_turn(position, goal, keep_jokers)
@@ -100,11 +100,13 @@ def _best_move(
     return _move(position, model, raw, goal, keep_jokers, started)
 
 
-def _frees_under_strict(position: Position) -> bool:
-    """Whether the position is played under the strict joker rule and its rack can free a
-    table joker (the strict model then spells out the sets that may host it)."""
+def _explicit_hosts(position: Position) -> bool:
+    """Whether the position is played under the strict joker rule, its rack can free a
+    table joker, and the wildcard form does not fit (more jokers in play than a set may
+    hold): the strict model then spells out the sets that may host a freed joker."""
     played = as_played(position)
-    return played.rules.joker_rule is JokerRule.STRICT and TilePool.of(played).freeable
+    pool = TilePool.of(played)
+    return played.rules.joker_rule is JokerRule.STRICT and pool.freeable and not pool.wildcard
 
 
 def _strict_by_bounds(

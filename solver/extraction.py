@@ -150,9 +150,12 @@ def extract(
                 targets[k % len(targets)].to_joker(tile, 1)
         # Under strict rules a host set holds a freed joker with rack tiles: those tiles
         # stay real there, so a staying joker standing for one of them goes to another set.
+        # In turn over the hosting copies, so that each holds two of them.
+        turn = Counter[int]()
         for col, hosting, tile, count in jokers.host_rack_tiles(rules, values):
-            for k in range(count):
-                draft = copies[col][k % hosting]
+            for _ in range(count):
+                draft = copies[col][turn[col] % hosting]
+                turn[col] += 1
                 real_in.setdefault(id(draft), Counter())[tile] += 1
     built.sort(key=lambda d: id(d) in real_in)  # hosts last: other sets take staying jokers
     wild = Counter[Tile]()
@@ -164,6 +167,14 @@ def extract(
             draft = survived[model.kept[col][0]]
             as_laid = model.kept[col][1].added == 0
             wild[tile] -= 1 if as_laid else draft.to_joker(tile, 1, declare=False)
+        if jokers:  # strict rules: the jokers that lie in host copies (freed ones among them)
+            hosts = [d for d in built if id(d) in real_in]
+            for tile, count in jokers.hosted_stand_ins(rules, values).items():
+                wild[tile] -= count
+                for draft in hosts:
+                    if count:
+                        count -= draft.to_joker(tile, 1, skip=real_in[id(draft)], declare=False)
+                assert not count, "every host place the model counts is in a host copy"
     for draft in built:
         for tile in [t for t, k in left.items() if k > 0]:
             left[tile] -= draft.to_joker(tile, left[tile], skip=real_in.get(id(draft)))

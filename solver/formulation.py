@@ -45,7 +45,13 @@ from rummikub.solver.program import (
 )
 from rummikub.solver.sets import mask, sets_in_play
 from rummikub.solver.stand_ins import StandIns, wildcard_copies, wildcard_sets
-from rummikub.solver.table_jokers import Hosts, TableJokerRules, joker_meanings, long_hosts
+from rummikub.solver.table_jokers import (
+    Hosts,
+    TableJokerRules,
+    joker_meanings,
+    long_host_runs,
+    long_hosts,
+)
 
 __all__ = [
     "Constraint",
@@ -110,6 +116,21 @@ class TilePool:
     def freeable(self) -> bool:
         """Whether a table joker may be freed: the rack holds a tile one stands for."""
         return any(self.rack[t] for o in self.meanings.values() for m in o for t in m)
+
+    @property
+    def freeable_jokers(self) -> int:
+        """At most how many table jokers the rack may replace (by the tiles they stand for)."""
+        return sum(
+            max(sum(1 for t in meaning if self.rack[t]) for meaning in options)
+            for options in self.meanings.values()
+        )
+
+    @property
+    def wildcard(self) -> bool:
+        """Whether the wildcard form fits: no more jokers in play than a set may hold, and
+        fewer than ``min_len`` (so the per-set joker limit cannot bind)."""
+        rules = self.rules
+        return 0 < self.jokers <= rules.max_jokers_per_set and self.jokers < rules.min_len
 
     @property
     def guarded(self) -> bool:
@@ -184,27 +205,30 @@ def formulate(
     pool = TilePool.of(position)
     rules = position.rules
     strict = rules.joker_rule is JokerRule.STRICT
-    # Under strict rules a freed joker needs a host, which only the explicit form (sets
-    # that spell out their jokers) can say; a joker can only be freed by its tile from the
-    # rack, so without one strict is modelled as locked, in the fast wildcard form.
+    # Under strict rules a freed joker needs a host (a new set with two rack tiles); a
+    # joker can only be freed by its tile from the rack, so without one strict is modelled
+    # as locked. The wildcard form says where hosts are on its joker-free sets; ranking
+    # (``distinct``) keeps the explicit form (sets that spell out their jokers).
     hosts_needed = strict and pool.freeable
     jokers = pool.jokers
-    wildcard = (
-        0 < jokers <= rules.max_jokers_per_set and jokers < rules.min_len and not hosts_needed
-    )
+    wildcard = pool.wildcard and not (hosts_needed and distinct)
+    long_runs = hosts_needed and host_sets.long_runs
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
-    if pool.guarded:
-        table_jokers = TableJokerRules(hosts_needed, pool.meanings, pool.rack, jokers)
-        extensions.append(table_jokers)
     if wildcard:
         stand_ins = StandIns(jokers, light=not distinct)
-        sets = [
-            (s, wildcard_copies(s, missing, pool.available, jokers))
-            for s, missing in wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
-        ]
+    if pool.guarded:
+        table_jokers = TableJokerRules(
+            hosts_needed, pool.meanings, pool.rack, jokers, stand_ins=stand_ins
+        )
+        extensions.append(table_jokers)
+    if wildcard:
+        found = wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
+        if long_runs:
+            two = pool.freeable_jokers >= 2
+            found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two)
+        sets = [(s, wildcard_copies(s, missing, pool.available, jokers)) for s, missing in found]
     else:
-        long_runs = hosts_needed and host_sets.long_runs
         extra = long_hosts(rules, pool.rack, pool.available) if long_runs else ()
         sets = list(sets_in_play(rules, pool.available, extra))
     if not position.initial:
@@ -215,5 +239,7 @@ def formulate(
         extensions.append(OpeningMeld(sum(pool.rack.values())))
     model = core_model(pool, sets, objective, keep_jokers, extensions)
     model.joker_sets = jokers > 0 and not wildcard
+    # Measured on the strict wildcard model with hosts: twice as fast without the hint.
+    model.hinted = not (wildcard and hosts_needed)
     model.stand_ins, model.table_jokers = stand_ins, table_jokers
     return model

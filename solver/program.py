@@ -64,6 +64,8 @@ class Formulation:
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # k var -> (meld, how)
     # Sets spell out their jokers (the wildcard form does not apply): a larger, harder model.
     joker_sets: bool = False
+    # CP-SAT starts from the untouched table (a hint); measured slower for some models.
+    hinted: bool = True
     stand_ins: StandIns | None = None  # the wildcard form's joker variables
     table_jokers: TableJokerRules | None = None  # strict/locked table-joker variables
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)

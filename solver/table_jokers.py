@@ -20,6 +20,16 @@ Runs longer than the catalogue's that may host a freed joker (:func:`long_hosts`
 most of the strict model's columns and most of its solve time, yet rarely needed. So the
 model comes in two :class:`Hosts` variants: the exact one and one without them (a
 restriction: its moves are strict moves, so its optimum bounds the strict one from below).
+
+In the wildcard form (:mod:`~rummikub.solver.stand_ins`: joker-free sets, jokers as
+stand-ins ``v[t]``) the hosts need no joker sets: ``h[s]`` host copies of joker-free set
+``s`` (within ``x[s]``), ``w[s,t] <= h[s]`` rack tiles of type ``t`` in them
+(``sum_t w[s,t] >= 2 h[s]``), and ``g[t]`` stand-ins for ``t`` that lie in host copies:
+``g[t] <= v[t]`` and ``g[t] <= sum_s (h[s] - w[s,t])`` over the sets holding ``t`` (a
+host copy's place ``t`` holds a joker or a rack tile, not both), ``sum_t g[t] >= freed
+jokers``. Every host copy holds two rack tiles, so a joker anywhere in one may be the
+freed one: the per-type sums are exact. Long host runs (:func:`long_host_runs`) are
+joker-free runs used only as hosts (``h[s] = x[s]``).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from itertools import combinations
 
 from rummikub.models.meld import Meld, MeldKind
@@ -34,6 +45,8 @@ from rummikub.models.rules import RuleSet
 from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.catalogue import CatalogueSet
 from rummikub.solver.program import Cover, Extension, Formulation
+from rummikub.solver.sets import mask
+from rummikub.solver.stand_ins import StandIns
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +88,11 @@ class TableJokerRules(Extension):
     melds: list[MeldJokers] = field(default_factory=list)
     of_meld: dict[int, MeldJokers] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # h var -> x var of its set
-    host_tiles: dict[int, tuple[int, int]] = field(default_factory=dict)  # w -> (x var, tile)
+    host_tiles: list[tuple[int, int, int]] = field(default_factory=list)  # (w, x var, tile)
     stay_in: dict[int, tuple[int, int]] = field(default_factory=dict)  # s var -> (column, tile)
+    # The wildcard form's stand-ins: hosts are then joker-free sets (see the module docstring).
+    stand_ins: StandIns | None = None
+    host_stand_ins: dict[int, int] = field(default_factory=dict)  # g var -> tile it stands for
 
     def add_columns(self, model: Formulation, cover: Cover) -> None:
         """``u``, ``stay`` and ``freed`` per meld with jokers, and their cover terms."""
@@ -118,7 +134,10 @@ class TableJokerRules(Extension):
                 else:
                     uses[t].append((var, 1))
         if self.strict and freed_terms:
-            host_terms = self._hosts(model, placed_var, uses)
+            if self.stand_ins is None:
+                host_terms = self._hosts(model, placed_var, uses)
+            else:
+                host_terms = self._wildcard_hosts(model, self.stand_ins, placed_var, uses)
             freed = tuple((v, -c) for v, c in freed_terms)
             model.at_least("freed jokers in hosts", (*host_terms, *freed), 0)
         for t, terms in uses.items():
@@ -151,11 +170,72 @@ class TableJokerRules(Extension):
             from_rack = []
             for t, a in real:
                 w = _in_copies(model, f"w{var}_{t}", host, a)
-                self.host_tiles[w] = (var, t)
+                self.host_tiles.append((w, var, t))
                 uses[t].append((w, 1))
                 from_rack.append((w, 1))
             model.at_least(f"two rack tiles in host {var}", (*from_rack, (host, -2)), 0)
             host_terms.append((host, jokers_in))
+        return host_terms
+
+    def _wildcard_hosts(
+        self,
+        model: Formulation,
+        stand_ins: StandIns,
+        placed_var: dict[int, int],
+        uses: dict[int, list[tuple[int, int]]],
+    ) -> list[tuple[int, int]]:
+        """``h[s]``, ``w[s,t]`` for every joker-free set with two rack tile types, and the
+        stand-ins in host copies ``g[t]`` (see the module docstring)."""
+        longest = model.rules.max_run_in_catalogue
+        bounds = model.variables
+        places: dict[int, list[tuple[int, int]]] = {}  # t -> host places of type t, minus w
+        for var, s in list(model.sets.items()):
+            real = [t for t, _ in s.counts if t in placed_var]
+            if len(real) < 2:
+                continue
+            upper = bounds[var].upper
+            if s.kind is MeldKind.RUN and len(s.tiles) > longest:  # only there to host
+                host = var
+            else:
+                host = model.add_variable(f"h{var}", 0, upper)
+                model.add_constraint(f"host within x{var}", ((host, 1), (var, -1)), -upper, 0)
+            self.hosts[host] = var
+            if len(real) == 2:  # both rack tiles in every host copy: w[s,t] = h[s]
+                for t in real:
+                    self.host_tiles.append((host, var, t))
+                    uses[t].append((host, 1))
+                for t, _ in s.counts:
+                    if t not in real:
+                        places.setdefault(t, []).append((host, 1))
+                continue
+            from_rack = []
+            for t, _ in s.counts:
+                places.setdefault(t, []).append((host, 1))
+            for t in real:
+                w = model.add_variable(f"w{var}_{t}", 0, upper)
+                model.add_constraint(f"w{var}_{t} in host", ((w, 1), (host, -1)), -upper, 0)
+                self.host_tiles.append((w, var, t))
+                uses[t].append((w, 1))
+                from_rack.append((w, 1))
+                places[t].append((w, -1))
+            name = f"two rack tiles in host {var}"
+            model.add_constraint(name, (*from_rack, (host, -2)), 0, len(real) * upper)
+        stand_in_for = {t: v for v, t in stand_ins.of_tile.items()}
+        open_slots: dict[int, list[tuple[int, int]]] = {}  # kept melds' own jokers (not hosts)
+        for z, (_, t) in stand_ins.open_slots.items():
+            open_slots.setdefault(t, []).append((z, 1))
+        host_terms: list[tuple[int, int]] = []
+        for t, terms in sorted(places.items()):
+            if t not in stand_in_for:
+                continue
+            g = model.add_variable(f"g{t}", 0, stand_ins.jokers)
+            self.host_stand_ins[g] = t
+            room = [(v, -c) for v, c in terms]  # host copies' places of type t, minus w
+            lowest = -sum(bounds[v].upper for v, c in terms if c > 0)
+            model.add_constraint(f"host places[{t}]", ((g, 1), *room), lowest, 0)
+            among = ((g, 1), *open_slots.get(t, ()), (stand_in_for[t], -1))
+            model.at_most(f"stand-ins in hosts[{t}]", among, 0)
+            host_terms.append((g, 1))
         return host_terms
 
     def _staying_jokers_per_set(self, model: Formulation) -> None:
@@ -220,9 +300,14 @@ class TableJokerRules(Extension):
         """(x var, hosting copies, rack tile, count) for the rack tiles in host copies."""
         hosting = {col: values[host] for host, col in self.hosts.items()}
         return [
-            (col, hosting[col], rules.tile_types[t], values[var])
-            for var, (col, t) in self.host_tiles.items()
+            (col, hosting[col], rules.tile_types[t], values[var]) for var, col, t in self.host_tiles
         ]
+
+    def hosted_stand_ins(self, rules: RuleSet, values: tuple[int, ...]) -> Counter[Tile]:
+        """Wildcard form: the tiles that jokers in host copies stand for."""
+        return Counter(
+            {rules.tile_types[t]: values[g] for g, t in self.host_stand_ins.items() if values[g]}
+        )
 
     def untouched(self, values: list[int], as_is: dict[int, int]) -> None:
         """In the untouched solution every meld keeps its first joker meaning, its jokers
@@ -320,4 +405,55 @@ def long_hosts(
                                 )
                                 value = sum(number(n) for n in range(lo, hi + 1))
                                 found[counts] = CatalogueSet(tiles, counts, MeldKind.RUN, value)
+    return tuple(found.values())
+
+
+def long_host_runs(
+    rules: RuleSet, rack: Counter[int], in_play: int, jokers: int, two_freed: bool = False
+) -> list[tuple[CatalogueSet, int]]:
+    """The wildcard form's :func:`long_hosts`: joker-free runs longer than the catalogue's
+    that may hold a freed joker with two rack tiles, with how many of their tiles are not
+    in play (each a joker).
+
+    A run is needed when a joker somewhere and two of its rack tiles leave fewer than
+    ``min_len`` tiles beyond them on each side (a longer overhang is a run of its own):
+    with the joker at one end, when the first or the last rack tile is that close to its
+    end. With ``two_freed`` (the rack may replace two table jokers) a run may have to hold
+    both, one at each end, so every run with two rack tiles is needed.
+    """
+    found = []
+    reach = rules.min_len
+    for run, types, needs in _long_runs(rules):
+        missing = (needs & ~in_play).bit_count()
+        if missing > jokers:
+            continue
+        on_rack = [i for i, t in enumerate(types) if rack[t]]
+        if len(on_rack) < 2:
+            continue
+        whole = rules.wrap and len(types) == rules.numbers  # it may be read from any number
+        if two_freed or whole:
+            found.append((run, missing))
+            continue
+        if on_rack[0] >= reach and len(types) - 1 - on_rack[-1] >= reach:
+            continue
+        found.append((run, missing))
+    return found
+
+
+@cache
+def _long_runs(rules: RuleSet) -> tuple[tuple[CatalogueSet, tuple[int, ...], int], ...]:
+    """Every joker-free run longer than the catalogue's, with its tile types in order and
+    their bit mask (cached per rule set; a run of every number once, read from any one)."""
+    found: dict[tuple[tuple[int, int], ...], tuple[CatalogueSet, tuple[int, ...], int]] = {}
+    for c in range(rules.colours):
+        base = c * rules.numbers - 1  # base + n is the tile numbered n
+        for size in range(rules.max_run_in_catalogue + 1, rules.numbers + 1):
+            for first in rules.run_starts(size):
+                numbers = rules.run_numbers(first, size)
+                types = tuple(base + n for n in numbers)
+                counts = tuple(sorted((t, 1) for t in types))
+                if counts not in found:
+                    tiles = tuple(rules.tile_types[t] for t in types)
+                    run = CatalogueSet(tiles, counts, MeldKind.RUN, sum(numbers))
+                    found[counts] = (run, types, mask(types))
     return tuple(found.values())

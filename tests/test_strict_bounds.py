@@ -1,12 +1,13 @@
-"""The strict joker rule solved through bounds (``solver/engine.py``, ``_strict_by_bounds``).
+"""The strict joker rule's bounds (``solver/engine.py``, ``_strict_by_bounds``).
 
-Under ``strict`` the solver first solves the model without the long host runs (a
-restriction: only strict moves) and keeps its optimum when it reaches the locked optimum
-(an upper bound). These tests check, on random small games with table jokers, that the
-bounds are bounds (restriction <= exact <= locked, lexicographically, each model solved
-directly), that ``solve`` returns the exact model's optimum with a legal move, and that the
-joker-rule oracle agrees both where the locked optimum is a strict move and where it is
-not.
+Where the strict model spells out its jokers (more jokers in play than a set may hold),
+the solver first solves it without the long host runs (a restriction: only strict moves)
+and keeps its optimum when it reaches the locked optimum (an upper bound); in the
+wildcard form the exact model is solved directly. These tests check, on random small
+games with table jokers, that the bounds are bounds (restriction <= exact <= locked,
+lexicographically, each model solved directly), that ``solve`` returns the exact model's
+optimum with a legal move, and that the joker-rule oracle agrees both where the locked
+optimum is a strict move and where it is not.
 """
 
 from __future__ import annotations
