@@ -213,6 +213,7 @@ def formulate(
     jokers = pool.jokers
     wildcard = pool.wildcard and not (hosts_needed and distinct)
     long_runs = hosts_needed and host_sets.long_runs
+    two_freed = pool.freeable_jokers >= 2  # a long host may have to hold two freed jokers
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
     if wildcard:
@@ -225,11 +226,10 @@ def formulate(
     if wildcard:
         found = wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
         if long_runs:
-            two = pool.freeable_jokers >= 2
-            found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two)
+            found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two_freed)
         sets = [(s, wildcard_copies(s, missing, pool.available, jokers)) for s, missing in found]
     else:
-        extra = long_hosts(rules, pool.rack, pool.available) if long_runs else ()
+        extra = long_hosts(rules, pool.rack, pool.available, two_freed) if long_runs else ()
         sets = list(sets_in_play(rules, pool.available, extra))
     if not position.initial:
         extensions.append(KeptMelds(position, pool.in_play, jokers, stand_ins, table_jokers))

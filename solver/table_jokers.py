@@ -344,7 +344,7 @@ def _in_copies(model: Formulation, name: str, column: int, per_copy: int) -> int
 
 
 def long_hosts(
-    rules: RuleSet, rack: Counter[int], available: Counter[int]
+    rules: RuleSet, rack: Counter[int], available: Counter[int], two_freed: bool = False
 ) -> tuple[CatalogueSet, ...]:
     """Runs longer than the catalogue's that may hold a freed joker under strict rules.
 
@@ -352,18 +352,44 @@ def long_hosts(
     must itself hold two rack tiles, which a long run may only manage as a whole
     (o1 o2 o3 o4 o5 j o7 with o1 and o7 from the rack). Such a run is a core spanning the
     joker and two rack tiles, plus fewer than ``min_len`` tiles on each side (a longer
-    overhang is a run of its own): those are added as sets. With wrap-around the numbers
-    are read round the top (positions beyond ``numbers`` are taken modulo it).
+    overhang is a run of its own): those are added as sets, with a second joker anywhere
+    in them where a set may hold two. With ``two_freed`` (the rack may replace two table
+    jokers) the core may span both freed jokers and the two rack tiles
+    (j o2 o3 o4 o5 o6 o7 j with o4 and o5 from the rack hosts both). With wrap-around the
+    numbers are read round the top (positions beyond ``numbers`` are taken modulo it).
     """
     joker = rules.joker_index
     longest = rules.max_run_in_catalogue
-    span_limit = rules.numbers
     laps = (-1, 0, 1) if rules.wrap else (0,)
     found: dict[tuple[tuple[int, int], ...], CatalogueSet] = {}
+    pairs = two_freed and rules.max_jokers_per_set >= 2 and available[joker] >= 2
 
     def number(position: int) -> int:
         return (position - 1) % rules.numbers + 1
 
+    def add(base: int, lo: int, hi: int, jokers: set[int]) -> None:
+        """The run from position ``lo`` to ``hi`` of the colour at ``base``, jokers at
+        ``jokers``, if its size and the tiles in play allow it."""
+        size = hi - lo + 1
+        if size <= longest or size > rules.numbers:
+            return
+        if not rules.wrap and (lo < 1 or hi > rules.numbers):
+            return
+        if len(jokers) > available[joker]:
+            return
+        real = [base + number(n) - 1 for n in range(lo, hi + 1) if n not in jokers]
+        if any(available[t] < 1 for t in real):
+            return
+        counts = tuple(sorted(Counter([*real, *[joker] * len(jokers)]).items()))
+        if counts not in found:
+            tiles = tuple(
+                JOKER if n in jokers else rules.tile_types[base + number(n) - 1]
+                for n in range(lo, hi + 1)
+            )
+            value = sum(number(n) for n in range(lo, hi + 1))
+            found[counts] = CatalogueSet(tiles, counts, MeldKind.RUN, value)
+
+    overhangs = [(left, right) for left in range(rules.min_len) for right in range(rules.min_len)]
     for c in range(rules.colours):
         base = c * rules.numbers
         on_rack = sorted(
@@ -378,33 +404,21 @@ def long_hosts(
                 if p in (first, second):
                     continue
                 low, high = min(p, first), max(p, second)
-                for left in range(rules.min_len):
-                    for right in range(rules.min_len):
-                        lo, hi = low - left, high + right
-                        size = hi - lo + 1
-                        if size <= longest or size > span_limit:
-                            continue
-                        if not rules.wrap and (lo < 1 or hi > rules.numbers):
-                            continue
-                        others = [n for n in range(lo, hi + 1) if n not in (p, first, second)]
-                        seconds = [None] + (others if rules.max_jokers_per_set >= 2 else [])
-                        for q in seconds:
-                            jokers = {p} if q is None else {p, q}
-                            if len(jokers) > available[joker]:
-                                continue
-                            real = [
-                                base + number(n) - 1 for n in range(lo, hi + 1) if n not in jokers
-                            ]
-                            if any(available[t] < 1 for t in real):
-                                continue
-                            counts = tuple(sorted(Counter([*real, *[joker] * len(jokers)]).items()))
-                            if counts not in found:
-                                tiles = tuple(
-                                    JOKER if n in jokers else rules.tile_types[base + number(n) - 1]
-                                    for n in range(lo, hi + 1)
-                                )
-                                value = sum(number(n) for n in range(lo, hi + 1))
-                                found[counts] = CatalogueSet(tiles, counts, MeldKind.RUN, value)
+                for left, right in overhangs:
+                    lo, hi = low - left, high + right
+                    add(base, lo, hi, {p})
+                    if rules.max_jokers_per_set >= 2:
+                        for q in range(lo, hi + 1):
+                            if q not in (p, first, second):
+                                add(base, lo, hi, {p, q})
+                if not pairs:
+                    continue
+                for q in positions:  # a second freed joker beyond the first one's core
+                    if q <= p or q in (first, second):
+                        continue
+                    low2, high2 = min(low, q), max(high, q)
+                    for left, right in overhangs:
+                        add(base, low2 - left, high2 + right, {p, q})
     return tuple(found.values())
 
 

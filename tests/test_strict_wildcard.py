@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 from test_joker_rules import RULES, joker_position, under
 
-from rummikub.models import JokerRule, RuleSet, Tile, position_from_text
+from rummikub.models import JokerRule, Meld, RuleSet, Tile, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.position import Position
 from rummikub.models.validation import move_problems
@@ -27,7 +27,7 @@ from rummikub.solver.formulation import TilePool
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import formulate_turn
 from rummikub.solver.sets import mask
-from rummikub.solver.table_jokers import long_host_runs
+from rummikub.solver.table_jokers import long_host_runs, long_hosts
 
 MODES = (("tiles", False), ("value", False), ("tiles", True))
 
@@ -127,6 +127,26 @@ def test_long_host_runs_two_freed_jokers() -> None:
     runs = _runs_with(["o4", "o5"], two_freed=True)
     assert ("o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8") in runs
     assert _runs_with(["o4"], two_freed=True) == set()
+
+
+def test_explicit_long_hosts_two_freed_jokers() -> None:
+    """The explicit form (ranking, or more jokers than a set may hold) lists a run that
+    holds two freed jokers at its ends, but only when two jokers may be freed: J o2 ... o12 J
+    with o6 o7 from the rack (its tiles make no other run: it spans 1..13)."""
+    rules = RuleSet()
+    rack = Counter(rules.index(Tile.parse(t)) for t in ["o6", "o7"])
+    available = Counter(dict.fromkeys(range(rules.joker_index), 2)) + Counter(
+        {rules.joker_index: 2}
+    )
+
+    def runs(two_freed: bool) -> set[tuple[tuple[int, int], ...]]:
+        return {s.counts for s in long_hosts(rules, rack, available, two_freed)}
+
+    tiles = Counter(rules.index(t) for t in Meld.parse("j o2-12 j").tiles)
+    both_ends = tuple(sorted(tiles.items()))
+    assert both_ends in runs(two_freed=True)
+    assert both_ends not in runs(two_freed=False)
+    assert runs(two_freed=False) <= runs(two_freed=True)
 
 
 def test_locked_rule_keeps_the_plain_wildcard_form() -> None:
