@@ -48,9 +48,11 @@ def _listing(tiles: Sequence[Tile]) -> str:
 
 
 def _joker_moves(taken: Sequence[Tile]) -> str:
-    """``the freed joker`` / ``2 freed jokers`` for the jokers among loose tiles, or ''."""
+    """``the joker`` / ``the 2 jokers`` for the jokers among loose tiles, or ''. (Not "the
+    freed joker": under the strict rule a table joker that keeps its meaning may move along
+    without being swapped out.)"""
     jokers = sum(t.is_joker for t in taken)
-    return "" if not jokers else "the freed joker" if jokers == 1 else f"{jokers} freed jokers"
+    return "" if not jokers else "the joker" if jokers == 1 else f"the {jokers} jokers"
 
 
 def _added(rack: Sequence[Tile], taken: Sequence[Tile]) -> str:

@@ -27,6 +27,7 @@ from itertools import combinations
 from typing import Final, Literal
 
 from rummikub.models.errors import SolverError
+from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld, MeldKind, readings
 from rummikub.models.moves import becomes
 from rummikub.models.position import Position
@@ -141,12 +142,20 @@ def _flow(move: Move) -> _Flow:
     def cost(i: int) -> int:
         return _cost(old[i], where[i], ordered[i], rules) if i >= 0 else 0
 
+    # Under the strict joker rule a freed joker's new set holds two tiles from the rack:
+    # a rack tile in a set with a joker keeps its place (an equal table tile may not take it).
+    strict = rules.joker_rule is JokerRule.STRICT
+    holds_joker = [nm.meld.jokers > 0 for nm in new]
+
+    def pinned(item: list[int]) -> bool:
+        return strict and item[0] < 0 and holds_joker[item[2]]
+
     # Local search: exchange the destinations of two equal tiles while that saves pieces.
     for _ in range(_IMPROVEMENT_PASSES):
         improved = False
         for group in items.values():
             for a, b in combinations(group, 2):
-                if a[2] == b[2] or a[0] == b[0] == -1:
+                if a[2] == b[2] or a[0] == b[0] == -1 or pinned(a) or pinned(b):
                     continue
                 touched = {a[0], b[0]}
                 before = sum(cost(i) for i in touched)
@@ -248,8 +257,23 @@ class _Explainer:
             self.pieces.append(_Piece(meld, home, out))
         homes = set(flow.survivor.values())
         self.unplayed = [j for j in range(len(self.new)) if j not in homes]
+        self.guarded = self.rules.joker_rule is not JokerRule.FREE
+        # Where a swapped-out joker may go: anywhere, but under the strict rule only into a
+        # new set with two tiles from the rack (else the move keeps that joker's meaning and
+        # it moves along, which is no swap).
+        strict = self.rules.joker_rule is JokerRule.STRICT
+        self.hosts = {
+            j
+            for j in range(len(self.new))
+            if not strict or (j not in homes and self._rack_tiles(flow, j) >= 2)
+        }
 
     # --- helpers --------------------------------------------------------------------------
+
+    def _rack_tiles(self, flow: _Flow, j: int) -> int:
+        """How many non-joker tiles of new meld ``j`` come from the rack."""
+        pairs = zip(flow.sources[j], self.new[j].tiles, strict=True)
+        return sum(s == RACK and not t.is_joker for s, t in pairs)
 
     def _at_hand(self, j: int) -> Counter[Tile]:
         return self.rack[j] + self.loose[j]
@@ -352,12 +376,15 @@ class _Explainer:
         return False
 
     def _swap(self) -> bool:
+        """Swap leaving jokers for their tiles (under the strict and locked rules: tiles from
+        the rack, and under strict only a joker going to a set that may host it)."""
         for piece in self.pieces:
             j = piece.target
-            jokers = [(t, d) for t, d in piece.out if t.is_joker]
+            jokers = [(t, d) for t, d in piece.out if t.is_joker and d in self.hosts]
             if j is None or not jokers or len(self._of(j)) > 1:
                 continue
-            real = Counter({t: n for t, n in self._at_hand(j).items() if not t.is_joker})
+            at_hand = self.rack[j] if self.guarded else self._at_hand(j)
+            real = Counter({t: n for t, n in at_hand.items() if not t.is_joker})
             for giving in _subsets(real):
                 if giving.total() > len(jokers):
                     continue

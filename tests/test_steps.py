@@ -320,7 +320,7 @@ def test_joker_swap_in_a_run() -> None:
         "before": [["r5", "j", "r7"]],
         "after": [["r5", "r6", "r7"]],
     }
-    assert str(steps[1]) == "Move the freed joker into a new set with k10 and o10 → k10 o10 j"
+    assert str(steps[1]) == "Move the joker into a new set with k10 and o10 → k10 o10 j"
 
 
 def test_joker_swap_in_a_group() -> None:
