@@ -30,8 +30,8 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from common import Summary, fmt_ms, table  # noqa: E402
 from crosscheck import position_for  # noqa: E402
-from oracle import score_of  # noqa: E402
 from oracle_jokers import joker_oracle_answer  # noqa: E402
+from solver_score import solver_score  # noqa: E402
 
 from rummikub.models.jokers import JokerRule  # noqa: E402
 from rummikub.models.validation import move_problems  # noqa: E402
@@ -73,7 +73,7 @@ def run(positions: int, seed: int, oracle: bool) -> dict[str, dict[str, object]]
             if oracle and small and jokers_on_table and not position.initial:
                 checked += 1
                 expected = joker_oracle_answer(position, rule, objective, keep).score
-                got = score_of(move.placed, len(move.moved))
+                got = solver_score(move)
                 if got != expected:
                     failures.append(f"seed {number}: oracle {expected}, solver {got}")
         results[rule] = {

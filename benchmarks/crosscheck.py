@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from oracle import (
     oracle_answer,
-    score_of,
 )
+from solver_score import level_moved, solver_score
 
 from rummikub.models import Position, RuleSet
 from rummikub.models.generate import random_position
@@ -77,7 +77,7 @@ def scores(move: Move) -> tuple[int, int, int, int]:
     return (
         move.placed_count,
         move.placed_value,
-        len(move.moved),
+        level_moved(move),
         sum(t.is_joker for t in move.placed),
     )
 
@@ -117,7 +117,7 @@ def main() -> None:
             expected = oracle_answer(position, objective, keep).score
             times["oracle"].append(time.perf_counter() - t)
             oracle_checked += 1
-            got = score_of(moves["cpsat"].placed, len(moves["cpsat"].moved))
+            got = solver_score(moves["cpsat"])
             if got != expected:
                 disagreements.append(f"seed {seed}: oracle {expected} cpsat {got}")
         if (i + 1) % 500 == 0:

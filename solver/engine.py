@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from rummikub.models.errors import SolverError
 from rummikub.models.jokers import JokerRule
+from rummikub.models.moves import picked_up
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
@@ -43,8 +44,12 @@ def _move(
         values, status = model.untouched(), Status.FEASIBLE
     else:
         values, status = raw.values, raw.status
-    table, placed, moved = extract(as_played(position), model, values)
+    table, placed, _ = extract(as_played(position), model, values)
     assert not Counter(placed) - position.rack_counts()
+    # What reports call moved: the tiles picked up, with the solver's kept melds preferred
+    # among equally good pairings (as the explanation pairs them).
+    prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
+    moved = tuple(picked_up(position.table, [nm.meld for nm in table], prefer))
     return Move(
         position=position,
         table=table,

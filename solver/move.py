@@ -63,7 +63,7 @@ class Move:
     position: Position
     table: tuple[NewMeld, ...]
     placed: tuple[Tile, ...]
-    moved: tuple[Tile, ...]  # table tiles whose meld did not survive
+    moved: tuple[Tile, ...]  # table tiles picked up (rummikub.models.moves.picked_up)
     status: Status
     objective: Objective
     keep_jokers: bool

@@ -66,8 +66,8 @@ def test_play_part_holds_back_the_racks_own_sets_or_lays_only_them() -> None:
     position = Position.parse(f"table: {table}\nrack: {THREAT}")
     for move in moves.values():  # every candidate is a legal move
         if move["placed"]:
-            table = [Meld.parse(m) for m in move["table"]]
-            check_move(position, table, [Tile.parse(t) for t in move["placed"]])
+            melds = [Meld.parse(m) for m in move["table"]]
+            check_move(position, melds, [Tile.parse(t) for t in move["placed"]])
 
 
 def test_plays_when_the_pool_is_empty(tmp_path: Path) -> None:

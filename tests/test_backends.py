@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from solver_score import level_moved
 
 from rummikub.models.errors import SolverError
 from rummikub.models.generate import random_position
@@ -33,7 +34,7 @@ def positions() -> list[tuple[str, Position]]:
 
 
 def scores(move: Move) -> tuple[int, int, int]:
-    return move.placed_count, move.placed_value, len(move.moved)
+    return move.placed_count, move.placed_value, level_moved(move)
 
 
 POSITIONS = positions()

@@ -32,6 +32,7 @@ from oracle_jokers import (
     kept_tiles_read,
     survives,
 )
+from solver_score import level_moved, solver_score
 
 from rummikub.models import (
     JOKER,
@@ -152,7 +153,7 @@ CASES = _cases()
 
 
 def _solver_score(move: Move) -> Score:
-    return score_of(move.placed, len(move.moved))
+    return solver_score(move)
 
 
 def _report(position: Position, options: str, answer: JokerAnswer, move: Move) -> str:
@@ -189,7 +190,7 @@ def _check_survivals(position: Position, joker_rule: str, move: Move) -> None:
     """Every old meld the solver says survives does lie inside its new meld."""
     if joker_rule == "free" or position.initial:
         kept = kept_tiles(position.table, move.melds)
-        claimed = len(position.table_tiles()) - len(move.moved)
+        claimed = len(position.table_tiles()) - level_moved(move)
         assert claimed <= kept, f"solver claims {claimed} table tiles kept, its table keeps {kept}"
         return
     for new in move.table:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 from oracle import Answer, Score, kept_tiles, oracle_answer, score_of
+from solver_score import level_moved, solver_score
 
 from rummikub.models import JOKER, STANDARD, Position, RuleSet, position_from_text
 from rummikub.models.generate import random_position
@@ -99,7 +100,7 @@ CASES = _cases()
 
 
 def _solver_score(move: Move) -> Score:
-    return score_of(move.placed, len(move.moved))
+    return solver_score(move)
 
 
 def _report(position: Position, options: str, answer: Answer, move: Move) -> str:
@@ -131,7 +132,7 @@ def _check(position: Position, objective: str, keep_jokers: bool, options: str) 
     assert move.status == "optimal", f"solver status {move.status}{report}"
     if not position.initial:
         kept = kept_tiles(position.table, move.melds)
-        claimed = len(position.table_tiles()) - len(move.moved)
+        claimed = len(position.table_tiles()) - level_moved(move)
         assert claimed <= kept, f"solver claims {claimed} table tiles kept, its table keeps {kept}"
     assert _solver_score(move) == answer.score, f"solver and oracle disagree{report}"
     # The steps a person would follow replay onto the old position as exactly this table.

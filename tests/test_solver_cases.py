@@ -16,7 +16,7 @@ from rummikub.models import (
     position_from_text,
 )
 from rummikub.models.generate import random_position
-from rummikub.models.tile import sorted_tiles
+from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver import Move, Objective, Origin, Status, solve
 
 SolveFn = Callable[..., Move]  # the solve_and_validate fixture of conftest.py
@@ -204,7 +204,8 @@ def test_long_run_rebuilt_in_natural_shape(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("table: r1-13\nrack: k1 b1"))
     assert placed(move) == norm("k1 b1")
     assert shape(move) == expect(("r1 k1 b1", R), ("r2-13", R))
-    assert len(move.moved) == 13
+    assert move.moved == (Tile.parse("r1"),)  # picked up: only r1 leaves its place
+    assert move.scores["kept"] == 0  # the third level: no old meld survives whole
 
 
 # --- extending and rebuilding --------------------------------------------------------------
@@ -240,7 +241,8 @@ def test_splitting_a_run_to_make_a_group(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("table: r3 r4 r5 r6\nrack: k6 b6"))
     assert placed(move) == norm("k6 b6")
     assert shape(move) == expect(("r3 r4 r5", R), ("r6 k6 b6", R))
-    assert Counter(move.moved) == Counter(parse_tiles("r3-6"))
+    assert move.moved == (Tile.parse("r6"),)  # only r6 is picked up
+    assert move.scores["kept"] == 0  # r3-6 does not survive whole
 
 
 def test_taking_the_fourth_tile_of_a_group(solve_and_validate: SolveFn) -> None:

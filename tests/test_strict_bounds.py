@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from oracle import score_of
 from oracle_jokers import joker_oracle_answer
+from solver_score import solver_score
 from test_joker_rules import RULES, joker_position, under
 
 from rummikub.models import JokerRule
@@ -86,5 +86,5 @@ def test_oracle_agrees_whether_or_not_the_locked_optimum_is_strict() -> None:
         branches["locked reached" if reached else "locked not reached"] += 1
         move = solve(position, objective, keep_jokers=keep)
         expected = joker_oracle_answer(position, "strict", objective, keep).score
-        assert score_of(move.placed, len(move.moved)) == expected
+        assert solver_score(move) == expected
     assert min(branches.values()) >= 3, branches

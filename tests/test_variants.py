@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from oracle import oracle_answer, score_of
+from oracle import oracle_answer
+from solver_score import solver_score
 
 from rummikub.cli.main import main
 from rummikub.models import (
@@ -466,7 +467,7 @@ def test_solver_matches_oracle_under_variants(seed: int, name: str) -> None:
     move = _checked(position, objective=objective, keep_jokers=keep_jokers)
     solver_table = [str(meld) for meld in move.melds]
     report = f"{position}\noracle {answer.score}:\n{answer.table_text()}\nsolver {solver_table}"
-    assert score_of(move.placed, len(move.moved)) == answer.score, report
+    assert solver_score(move) == answer.score, report
 
 
 # --- the opening turn that continues onto the table -----------------------------------------
@@ -483,7 +484,7 @@ def test_opening_may_continue_onto_the_table() -> None:
     position = position_from_text(CONTINUE_TEXT, CONTINUE)
     move = _checked(position)
     assert move.placed_count == 4 and move.position.initial and move.to_json()["initial"]
-    assert oracle_answer(position).score == score_of(move.placed, len(move.moved))
+    assert oracle_answer(position).score == solver_score(move)
     assert not any(all(new.from_rack) for new in move.table)
 
 
