@@ -143,11 +143,6 @@ def extract(
     left = Counter[Tile]() if placed_by_model else sum(stay.values(), Counter[Tile]())
     real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> its rack tiles
     if jokers:
-        # Where the model says staying jokers lie (only when jokers per set could overflow).
-        for col, tile, count in jokers.staying_placed(rules, values):
-            targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
-            for k in range(count):  # spread over the copies of a set
-                targets[k % len(targets)].to_joker(tile, 1)
         # Under strict rules a host set holds a freed joker with rack tiles: those tiles
         # stay real there, so a staying joker standing for one of them goes to another set.
         # In turn over the hosting copies, so that each holds two of them.
@@ -157,6 +152,17 @@ def extract(
                 draft = copies[col][turn[col] % hosting]
                 turn[col] += 1
                 real_in.setdefault(id(draft), Counter())[tile] += 1
+        # Where the model says staying jokers lie (only when jokers per set could overflow),
+        # spread over the copies of a set, never on a host's rack tile.
+        for col, tile, count in jokers.staying_placed(rules, values):
+            targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
+            for k in range(count):
+                for i in range(len(targets)):
+                    target = targets[(k + i) % len(targets)]
+                    if target.to_joker(tile, 1, skip=real_in.get(id(target))):
+                        break
+                else:
+                    raise AssertionError(f"no place for a staying joker as {tile} in {col}")
     built.sort(key=lambda d: id(d) in real_in)  # hosts last: other sets take staying jokers
     wild = Counter[Tile]()
     if model.stand_ins is not None:  # jokers standing in for tiles of sets, kept melds

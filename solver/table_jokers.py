@@ -250,6 +250,9 @@ class TableJokerRules(Extension):
                 staying.setdefault(t, []).append((var, -1))
         columns = [(var, s.counts) for var, s in model.sets.items()]
         columns += [(var, survival.counts) for var, (_, survival) in model.kept.items()]
+        from_rack: dict[tuple[int, int], list[tuple[int, int]]] = {}  # host rack tiles
+        for w, col, t in self.host_tiles:
+            from_rack.setdefault((col, t), []).append((w, 1))
         for col, counts in columns:
             inside = [(t, a) for t, a in counts if t in staying]
             if not inside:
@@ -261,6 +264,11 @@ class TableJokerRules(Extension):
                 self.stay_in[var] = (col, t)
                 staying[t].append((var, 1))
                 terms.append((var, 1))
+                if (col, t) in from_rack:  # a place holds a host's rack tile or a joker
+                    rack_tiles = from_rack[(col, t)]
+                    model.at_most(
+                        f"s{col}_{t} beside rack tiles", ((var, 1), *rack_tiles, (col, -a)), 0
+                    )
             # staying + own jokers <= limit per copy of the column
             model.at_most(f"jokers per set {col}", (*terms, (col, own - limit)), 0)
         for t, terms in staying.items():

@@ -154,3 +154,34 @@ def test_locked_rule_keeps_the_plain_wildcard_form() -> None:
     locked = replace(position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED))
     model = formulate_turn(locked, Objective(objective), keep)
     assert model.table_jokers is not None and not model.table_jokers.hosts
+
+
+# Three jokers in play (more than a set may hold): the explicit form, where the model says
+# in which set each staying joker lies. A staying joker may not take the place of a host's
+# rack tile (k9 here): the freed joker's set must keep its two rack tiles.
+THREE_JOKERS = [
+    "rules: standard jokers=3 joker_rule=strict\ntable: j k11 j | k4 k5 k6 j\nrack: k10 k9 k7",
+    "rules: standard jokers=3 joker_rule=strict\n"
+    "table: b1 j j | k7 b7 j | k5 b5 r5\nrack: r7 b1 k1 b6 r3 k4",
+]
+
+
+@pytest.mark.parametrize("text", THREE_JOKERS)
+def test_three_jokers_staying_jokers_leave_the_hosts_rack_tiles(text: str) -> None:
+    position = position_from_text(text)
+    move = solve(position)
+    assert move_problems(position, move.melds, move.placed) == []
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [RuleSet(colours=3, numbers=8, jokers=3), RuleSet(colours=2, numbers=13, jokers=3)],
+    ids=["c3n8", "c2n13"],
+)
+def test_three_jokers_strict_moves_are_legal(rules: RuleSet) -> None:
+    strict = replace(rules, joker_rule=JokerRule.STRICT)
+    for seed in range(120):
+        position = joker_position(seed, strict)
+        move = solve(position)
+        problems = move_problems(position, move.melds, move.placed)
+        assert problems == [], f"{problems}\n{position.to_text()}"
