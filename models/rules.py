@@ -102,7 +102,8 @@ class RuleSet:
     )
     initial_threshold: int = rule_option(
         30,
-        "Least value of the opening meld (a joker counts as its tile; 50 is a house rule).",
+        "Least value of the opening meld, one or more sets of rack tiles (a joker counts as "
+        "its tile; 50 is a house rule; 0 still asks for a set).",
         flag="threshold",
         low=0,
     )

@@ -82,11 +82,15 @@ def move_problems(
     if position.initial and placed_counts and rules.continue_after_initial:
         # The opening meld (rack tiles only) came first; the turn then went on as usual, so
         # the placed tiles must hold sets worth the threshold, which may since have moved.
-        value = opening_value(list(placed_counts.elements()), rules, rules.initial_threshold)
-        if value < rules.initial_threshold:
+        # At least one set, whatever the threshold (a set is worth at least 3, so 1 says it).
+        need = max(rules.initial_threshold, 1)
+        value = opening_value(list(placed_counts.elements()), rules, need)
+        if value < need:
             problems.append(
                 f"the placed tiles hold no opening meld worth {rules.initial_threshold} "
                 f"(best {value})"
+                if value
+                else "the placed tiles hold no opening meld (no set of rack tiles alone)"
             )
     elif position.initial and placed_counts:
         old = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in position.table)

@@ -76,9 +76,11 @@ def _open_or_nothing(
     model: Formulation, value: tuple[tuple[int, int], ...], rack_size: int
 ) -> None:
     """``o`` = 1 when anything is placed, and then the opening is worth the threshold:
-    ``value >= threshold * o`` and ``sum_t y[t] <= rack_size * o``."""
+    ``value >= threshold * o`` and ``sum_t y[t] <= rack_size * o``. It holds a set even
+    when the threshold is 0 (every set is worth more than 0, so the bound is at least 1)."""
     opened = model.add_variable("o", 0, 1)
-    model.at_least("opening value", (*value, (opened, -model.rules.initial_threshold)), 0)
+    need = max(model.rules.initial_threshold, 1)
+    model.at_least("opening value", (*value, (opened, -need)), 0)
     placed = tuple((var, 1) for var in model.placed)
     model.at_most("opening or nothing", (*placed, (opened, -rack_size)), 0)
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
+from oracle import oracle_answer
+from solver_score import solver_score
 
 from rummikub.models import (
     IllegalPositionError,
+    Meld,
     Position,
     RuleSet,
     SolverError,
@@ -17,6 +21,7 @@ from rummikub.models import (
 )
 from rummikub.models.generate import random_position
 from rummikub.models.tile import Tile, sorted_tiles
+from rummikub.models.validation import move_problems
 from rummikub.solver import Move, Objective, Origin, Status, solve
 
 SolveFn = Callable[..., Move]  # the solve_and_validate fixture of conftest.py
@@ -426,3 +431,29 @@ def test_random_positions_give_legal_self_consistent_moves(
     )
     for objective, keep in [("tiles", False), ("value", True)]:
         assert solve_and_validate(start, objective=objective, keep_jokers=keep).is_optimal
+
+
+def test_an_opening_holds_a_set_even_with_threshold_zero() -> None:
+    """With ``initial_threshold=0`` the first play is still one or more sets of rack tiles:
+    r4 alone may not go onto the table, with or without the turn going on after it."""
+    text = (
+        "rules: threshold=0 continue_after_initial=true\ntable: r1 r2 r3\nrack: r4 k9\ninitial: yes"
+    )
+    position = position_from_text(text)
+    assert solve(position).is_draw
+    new_table = [Meld.parse("r1 r2 r3 r4")]
+    problems = move_problems(position, new_table, [Tile.parse("r4")])
+    assert problems == ["the placed tiles hold no opening meld (no set of rack tiles alone)"]
+    with_set = position_from_text(text.replace("rack: r4 k9", "rack: r4 k9 k10 k11"))
+    assert sorted(map(str, solve(with_set).placed)) == ["k10", "k11", "k9", "r4"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_threshold_zero_openings_agree_with_the_oracle(seed: int) -> None:
+    rules = RuleSet(colours=3, numbers=7, initial_threshold=0, continue_after_initial=True)
+    position = replace(
+        random_position(seed, table_tiles=6, rack_tiles=5, rules=rules), initial=True
+    )
+    move = solve(position)
+    assert move_problems(position, move.melds, move.placed) == []
+    assert solver_score(move) == oracle_answer(position).score
