@@ -584,6 +584,9 @@ class _AddedTilesCounter:
         self._renamed: dict[tuple[int, tuple[int, ...]], int] = {}
         self._next: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None] = {}
         self._accepting: dict[int, bool] = {}
+        self._weight_of: list[int] = []
+        self._dominates: dict[tuple[int, int], bool] = {}
+        self._steps: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
 
     def run(self) -> tuple[list[int], list[int]]:
         """(distinct real-tile multisets, draws of them) completed by ``depth`` added tiles,
@@ -629,13 +632,38 @@ class _AddedTilesCounter:
         if found is None:
             found = self._state_ids[state] = len(self._states)
             self._states.append(state)
+            self._weight_of.append(_weight(state))
         return found
 
     def _set_of(self, ids: Iterable[int]) -> int:
-        """The interned set of these states, pruned to those no other dominates."""
-        states = self._states
-        kept = _prune(frozenset(states[i] for i in ids), self.rules.min_len)
-        key = tuple(sorted(self._state_id(s) for s in kept))
+        """The interned set of these states, pruned to those no other dominates (as
+        :func:`_prune`)."""
+        weight = self._weight_of
+        ordered = sorted(set(ids), key=lambda i: -weight[i])
+        kept: list[int] = []
+        for weak in ordered:
+            if not self._dominated(weak, kept):
+                kept.append(weak)
+        return self._intern(tuple(sorted(kept)))
+
+    def _dominated(self, weak: int, strong_ones: Iterable[int]) -> bool:
+        """Whether a state other than ``weak`` among ``strong_ones`` dominates it."""
+        weight, dominates = self._weight_of, self._dominates
+        light = weight[weak]
+        for strong in strong_ones:
+            if weight[strong] <= light:  # equal weight: only the state itself dominates
+                continue
+            pair = (strong, weak)
+            found = dominates.get(pair)
+            if found is None:
+                found = dominates[pair] = _runs_dominate(
+                    self._states[strong][0], self._states[weak][0], self.rules.min_len
+                )
+            if found:
+                return True
+        return False
+
+    def _intern(self, key: tuple[int, ...]) -> int:
         found = self._set_ids.get(key)
         if found is None:
             found = self._set_ids[key] = len(self._sets)
@@ -655,11 +683,18 @@ class _AddedTilesCounter:
         key = (set_id, counts)
         found = self._images.get(key)
         if found is None:
-            states, steps, state_id = self._states, self.machine.steps, self._state_id
-            ids = {
-                state_id(step.state) for i in self._sets[set_id] for step in steps(states[i], counts)
-            }
+            ids: set[int] = set()
+            for i in self._sets[set_id]:
+                ids.update(self._successors(i, counts))
             found = self._images[key] = self._set_of(ids) if ids else 0
+        return found
+
+    def _successors(self, state_id: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        key = (state_id, counts)
+        found = self._steps.get(key)
+        if found is None:
+            steps = self.machine.steps(self._states[state_id], counts)
+            found = self._steps[key] = tuple({self._state_id(step.state) for step in steps})
         return found
 
     def _union(self, a: int, b: int) -> int:
@@ -670,7 +705,11 @@ class _AddedTilesCounter:
         key = (a, b) if a < b else (b, a)
         found = self._unions.get(key)
         if found is None:
-            found = self._unions[key] = self._set_of(self._sets[a] + self._sets[b])
+            # Each set is pruned already: only a state of one can dominate one of the other.
+            first, second = self._sets[a], self._sets[b]
+            kept = [i for i in first if not self._dominated(i, second)]
+            kept += [i for i in second if i not in first and not self._dominated(i, first)]
+            found = self._unions[key] = self._intern(tuple(sorted(kept)))
         return found
 
     def _with_added(self, set_id: int, added: int, counts: tuple[int, ...]) -> int:
@@ -694,12 +733,12 @@ class _AddedTilesCounter:
         key = (frontier, counts)
         if key in self._next:
             return self._next[key]
-        if self.deadline is not None and not len(self._next) % 256:
-            if time.perf_counter() > self.deadline:
-                raise CountTooLarge(
-                    f"the exact count takes longer than {self.max_seconds:g} s for these "
-                    "rules and sizes"
-                )
+        checking = self.deadline is not None and not len(self._next) % 256
+        if checking and time.perf_counter() > (self.deadline or 0.0):
+            raise CountTooLarge(
+                f"the exact count takes longer than {self.max_seconds:g} s for these "
+                "rules and sizes"
+            )
         after = []
         for k in range(self.depth + 1):
             reached = 0
@@ -737,14 +776,7 @@ class _AddedTilesCounter:
         assert best is not None
         if best_order == tuple(range(colours)):
             return frontier
-        out = []
-        for key in best:
-            found = self._set_ids.get(key)
-            if found is None:
-                found = self._set_ids[key] = len(self._sets)
-                self._sets.append(key)
-            out.append(found)
-        return tuple(out)
+        return tuple(self._intern(key) for key in best)
 
     def _renamed_state(self, state_id: int, order: tuple[int, ...]) -> int:
         key = (state_id, order)
