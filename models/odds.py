@@ -13,6 +13,10 @@ The counter walks the hand automaton of :mod:`rummikub.models.hands` number by n
 number can hold; a hand is counted once whatever its number of partitions. The counts for
 every size are carried at once, packed as the digits of one big integer per state.
 
+Winning hands with jokers, where a set may hold all the game's jokers, are counted as the
+real tiles that added tiles complete (:class:`_AddedTilesCounter`: the joker-free automaton,
+one walk per number of jokers); otherwise jokers are a budget the automaton places.
+
 Runs round the top (``wrap``) are outside the program: there :func:`estimate_hands` gives a
 Monte Carlo estimate with a 95% interval instead, labelled as such.
 """
