@@ -791,9 +791,12 @@ class _AddedTilesCounter:
         return found
 
 
-def _orders_sorting(profile: list[tuple[object, ...]]) -> Iterator[tuple[int, ...]]:
+ColourProfile = tuple[tuple[int, ColourRuns], ...]  # (set index, runs) over a frontier
+
+
+def _orders_sorting(profile: list[ColourProfile]) -> Iterator[tuple[int, ...]]:
     """Every order of the colours that sorts their profiles (ties in every order)."""
-    ranked = sorted(range(len(profile)), key=lambda c: profile[c])  # type: ignore[arg-type,return-value]
+    ranked = sorted(range(len(profile)), key=lambda c: profile[c])
     ties: list[list[int]] = []
     for c in ranked:
         if ties and profile[ties[-1][0]] == profile[c]:
