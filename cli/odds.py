@@ -53,7 +53,7 @@ def build_odds_command(rules_options: Callable[[Any], Any]) -> click.Command:
     \b
     Examples:
       rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
-      rummikub odds --tiles 14                 # with the two jokers (slow: --max-seconds)
+      rummikub odds --tiles 14                 # with the two jokers (about a minute)
       rummikub odds --opening --tiles 3..9 --colours 3 --numbers 6 --copies 1 \\
           --jokers 1 --threshold 15
       rummikub odds --tiles 3..9 --no-jokers --json

@@ -13,6 +13,10 @@ The counter walks the hand automaton of :mod:`rummikub.models.hands` number by n
 number can hold; a hand is counted once whatever its number of partitions. The counts for
 every size are carried at once, packed as the digits of one big integer per state.
 
+Winning hands with jokers, where a set may hold all the game's jokers, are counted as the
+real tiles that added tiles complete (:class:`_AddedTilesCounter`: the joker-free automaton,
+one walk per number of jokers); otherwise jokers are a budget the automaton places.
+
 Runs round the top (``wrap``) are outside the program: there :func:`estimate_hands` gives a
 Monte Carlo estimate with a 95% interval instead, labelled as such.
 """
@@ -24,8 +28,8 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from math import comb, prod
 
@@ -140,8 +144,10 @@ def count_hands(
         )
     started = time.perf_counter()
     top = max(wanted, default=0)
-    counter = _Counter(rules, goal, top, max_seconds)
-    hands, draws = counter.run()
+    if goal is Question.WINNING and _added_tiles_cover(rules):
+        hands, draws = _count_by_added_tiles(rules, top, max_seconds)
+    else:
+        hands, draws = _Counter(rules, goal, top, max_seconds).run()
     all_hands, all_draws = _totals(rules, top)
     seconds = time.perf_counter() - started
     return [
@@ -157,6 +163,24 @@ def count_hands(
         )
         for t in wanted
     ]
+
+
+def _count_by_added_tiles(
+    rules: RuleSet, top: int, max_seconds: float | None
+) -> tuple[list[int], list[int]]:
+    """(distinct hands, draws) that are winning hands, for each size 0..top: the hands
+    with j jokers counted as the real tiles that j added tiles complete, for each j."""
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    hands = [0] * (top + 1)
+    draws = [0] * (top + 1)
+    for jokers in range(min(rules.jokers, top) + 1):
+        counter = _AddedTilesCounter(rules, jokers, top - jokers, deadline, max_seconds)
+        real_hands, real_draws = counter.run()
+        ways = comb(rules.jokers, jokers)
+        for real in range(top - jokers + 1):
+            hands[real + jokers] += real_hands[real]
+            draws[real + jokers] += ways * real_draws[real]
+    return hands, draws
 
 
 def count_winning_hands(size: int, rules: RuleSet = STANDARD) -> HandOdds:
@@ -300,7 +324,10 @@ class _Counter:
             new_draws: dict[object, int] = {}
             for frontier, multisets in hands.items():
                 dealt = draws[frontier]
+                fewest = ((multisets & -multisets).bit_length() - 1) // bits
                 for counts, size, weight in self.columns:
+                    if fewest + size > self.top:
+                        continue
                     after = self._advance(frontier, counts, number)
                     if after is None:
                         continue
@@ -501,3 +528,280 @@ def _colour_dominates(strong: ColourRuns, weak: ColourRuns, min_len: int) -> boo
         if covers and _colour_dominates(strong[:i] + strong[i + 1 :], rest, min_len):
             return True
     return False
+
+
+# -- jokers as added tiles ------------------------------------------------------------------
+
+
+def _added_tiles_cover(rules: RuleSet) -> bool:
+    """Whether a joker is just the tile it stands for: every set may hold all the game's
+    jokers, so a hand with j jokers is winning exactly when some j added tiles (any tiles,
+    beyond the game's copies too) make a joker-free winning hand."""
+    return rules.max_jokers_per_set >= rules.jokers and not rules.wrap
+
+
+class _AddedTilesCounter:
+    """Counts the winning hands with exactly ``depth`` jokers, for every number of real
+    tiles up to ``top``, as the joker-free hands that ``depth`` added tiles complete.
+
+    The walk is over tuples of state sets of the joker-free automaton: the k-th set holds
+    the states the real tiles so far reach with k tiles added among them. A hand counts when
+    the last set can end. State sets are interned (pruned to the states no other dominates),
+    so images, unions and renamings are cached by number.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        depth: int,
+        top: int,
+        deadline: float | None,
+        max_seconds: float | None,
+    ) -> None:
+        self.rules = rules
+        self.depth = depth
+        self.top = top
+        self.deadline = deadline
+        self.max_seconds = max_seconds
+        self.machine = automaton(replace(rules, jokers=0))
+        self.bits = rules.total_tiles + 2
+        self.mask = (1 << (self.bits * (top + 1))) - 1
+        self.columns = [
+            (counts, sum(counts), prod(comb(rules.copies, a) for a in counts))
+            for counts in columns_product(rules)
+        ]
+        colours = rules.colours
+        self.additions = [
+            [
+                tuple(chosen.count(c) for c in range(colours))
+                for chosen in itertools.combinations_with_replacement(range(colours), m)
+            ]
+            for m in range(depth + 1)
+        ]
+        self._states: list[State] = []
+        self._state_ids: dict[State, int] = {}
+        self._sets: list[tuple[int, ...]] = [()]
+        self._set_ids: dict[tuple[int, ...], int] = {(): 0}
+        self._images: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._unions: dict[tuple[int, int], int] = {}
+        self._added: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self._renamed: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._next: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None] = {}
+        self._accepting: dict[int, bool] = {}
+        self._weight_of: list[int] = []
+        self._dominates: dict[tuple[int, int], bool] = {}
+        self._steps: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+
+    def run(self) -> tuple[list[int], list[int]]:
+        """(distinct real-tile multisets, draws of them) completed by ``depth`` added tiles,
+        for each number of real tiles 0..top."""
+        bits, mask = self.bits, self.mask
+        start_state = self._set_of([self._state_id(self.machine.start(0))])
+        start = (start_state,) + (0,) * self.depth
+        hands: dict[tuple[int, ...], int] = {start: 1}
+        draws: dict[tuple[int, ...], int] = {start: 1}
+        for _ in range(self.rules.numbers):
+            new_hands: dict[tuple[int, ...], int] = {}
+            new_draws: dict[tuple[int, ...], int] = {}
+            for frontier, multisets in hands.items():
+                dealt = draws[frontier]
+                fewest = ((multisets & -multisets).bit_length() - 1) // bits
+                for counts, size, weight in self.columns:
+                    if fewest + size > self.top:
+                        continue
+                    after = self._advance(frontier, counts)
+                    if after is None:
+                        continue
+                    shift = bits * size
+                    new_hands[after] = new_hands.get(after, 0) + (multisets << shift)
+                    new_draws[after] = new_draws.get(after, 0) + ((dealt * weight) << shift)
+            hands = {f: v & mask for f, v in new_hands.items() if v & mask}
+            draws = {f: new_draws[f] & mask for f in hands}
+        total_hands = [0] * (self.top + 1)
+        total_draws = [0] * (self.top + 1)
+        slot = (1 << bits) - 1
+        for frontier, multisets in hands.items():
+            if not self._accepts(frontier[-1]):
+                continue
+            dealt = draws[frontier]
+            for t in range(self.top + 1):
+                total_hands[t] += (multisets >> (bits * t)) & slot
+                total_draws[t] += (dealt >> (bits * t)) & slot
+        return total_hands, total_draws
+
+    # -- interning ------------------------------------------------------------------------
+
+    def _state_id(self, state: State) -> int:
+        found = self._state_ids.get(state)
+        if found is None:
+            found = self._state_ids[state] = len(self._states)
+            self._states.append(state)
+            self._weight_of.append(_weight(state))
+        return found
+
+    def _set_of(self, ids: Iterable[int]) -> int:
+        """The interned set of these states, pruned to those no other dominates (as
+        :func:`_prune`)."""
+        weight = self._weight_of
+        ordered = sorted(set(ids), key=lambda i: -weight[i])
+        kept: list[int] = []
+        for weak in ordered:
+            if not self._dominated(weak, kept):
+                kept.append(weak)
+        return self._intern(tuple(sorted(kept)))
+
+    def _dominated(self, weak: int, strong_ones: Iterable[int]) -> bool:
+        """Whether a state other than ``weak`` among ``strong_ones`` dominates it."""
+        weight, dominates = self._weight_of, self._dominates
+        light = weight[weak]
+        for strong in strong_ones:
+            if weight[strong] <= light:  # equal weight: only the state itself dominates
+                continue
+            pair = (strong, weak)
+            found = dominates.get(pair)
+            if found is None:
+                found = dominates[pair] = _runs_dominate(
+                    self._states[strong][0], self._states[weak][0], self.rules.min_len
+                )
+            if found:
+                return True
+        return False
+
+    def _intern(self, key: tuple[int, ...]) -> int:
+        found = self._set_ids.get(key)
+        if found is None:
+            found = self._set_ids[key] = len(self._sets)
+            self._sets.append(key)
+        return found
+
+    def _accepts(self, set_id: int) -> bool:
+        found = self._accepting.get(set_id)
+        if found is None:
+            found = any(self.machine.accepts(self._states[i]) for i in self._sets[set_id])
+            self._accepting[set_id] = found
+        return found
+
+    # -- set operations -------------------------------------------------------------------
+
+    def _image(self, set_id: int, counts: tuple[int, ...]) -> int:
+        key = (set_id, counts)
+        found = self._images.get(key)
+        if found is None:
+            ids: set[int] = set()
+            for i in self._sets[set_id]:
+                ids.update(self._successors(i, counts))
+            found = self._images[key] = self._set_of(ids) if ids else 0
+        return found
+
+    def _successors(self, state_id: int, counts: tuple[int, ...]) -> tuple[int, ...]:
+        key = (state_id, counts)
+        found = self._steps.get(key)
+        if found is None:
+            steps = self.machine.steps(self._states[state_id], counts)
+            found = self._steps[key] = tuple({self._state_id(step.state) for step in steps})
+        return found
+
+    def _union(self, a: int, b: int) -> int:
+        if not a or a == b:
+            return b
+        if not b:
+            return a
+        key = (a, b) if a < b else (b, a)
+        found = self._unions.get(key)
+        if found is None:
+            # Each set is pruned already: only a state of one can dominate one of the other.
+            first, second = self._sets[a], self._sets[b]
+            kept = [i for i in first if not self._dominated(i, second)]
+            kept += [i for i in second if i not in first and not self._dominated(i, first)]
+            found = self._unions[key] = self._intern(tuple(sorted(kept)))
+        return found
+
+    def _with_added(self, set_id: int, added: int, counts: tuple[int, ...]) -> int:
+        """The states reached from the set through this number with ``added`` tiles added
+        to it (in any colours)."""
+        if not added:
+            return self._image(set_id, counts)
+        key = (set_id, added, counts)
+        found = self._added.get(key)
+        if found is None:
+            found = 0
+            for extra in self.additions[added]:
+                more = tuple(a + e for a, e in zip(counts, extra, strict=True))
+                found = self._union(found, self._image(set_id, more))
+            self._added[key] = found
+        return found
+
+    def _advance(
+        self, frontier: tuple[int, ...], counts: tuple[int, ...]
+    ) -> tuple[int, ...] | None:
+        key = (frontier, counts)
+        if key in self._next:
+            return self._next[key]
+        checking = self.deadline is not None and not len(self._next) % 256
+        if checking and time.perf_counter() > (self.deadline or 0.0):
+            raise CountTooLarge(
+                f"the exact count takes longer than {self.max_seconds:g} s for these "
+                "rules and sizes"
+            )
+        after = []
+        for k in range(self.depth + 1):
+            reached = 0
+            for added in range(k + 1):
+                if frontier[k - added]:
+                    reached = self._union(
+                        reached, self._with_added(frontier[k - added], added, counts)
+                    )
+            after.append(reached)
+        result = self._canonical(tuple(after)) if any(after) else None
+        self._next[key] = result
+        return result
+
+    # -- colour symmetry ------------------------------------------------------------------
+
+    def _canonical(self, frontier: tuple[int, ...]) -> tuple[int, ...]:
+        """The frontier with its colours renamed to the least of the orders that sort the
+        colours by their profile (as :func:`_canonical`, over all its sets at once)."""
+        states = self._states
+        members = [[states[i][0] for i in self._sets[s]] for s in frontier]
+        colours = self.rules.colours
+        profile = [
+            tuple(sorted((k, runs[c]) for k, group in enumerate(members) for runs in group))
+            for c in range(colours)
+        ]
+        best: tuple[tuple[int, ...], ...] | None = None
+        best_order: tuple[int, ...] = tuple(range(colours))
+        for order in _orders_sorting(profile):
+            renamed = tuple(
+                tuple(sorted(self._renamed_state(i, order) for i in self._sets[s]))
+                for s in frontier
+            )
+            if best is None or renamed < best:
+                best, best_order = renamed, order
+        assert best is not None
+        if best_order == tuple(range(colours)):
+            return frontier
+        return tuple(self._intern(key) for key in best)
+
+    def _renamed_state(self, state_id: int, order: tuple[int, ...]) -> int:
+        key = (state_id, order)
+        found = self._renamed.get(key)
+        if found is None:
+            runs, jokers = self._states[state_id]
+            found = self._renamed[key] = self._state_id((tuple(runs[i] for i in order), jokers))
+        return found
+
+
+ColourProfile = tuple[tuple[int, ColourRuns], ...]  # (set index, runs) over a frontier
+
+
+def _orders_sorting(profile: list[ColourProfile]) -> Iterator[tuple[int, ...]]:
+    """Every order of the colours that sorts their profiles (ties in every order)."""
+    ranked = sorted(range(len(profile)), key=lambda c: profile[c])
+    ties: list[list[int]] = []
+    for c in ranked:
+        if ties and profile[ties[-1][0]] == profile[c]:
+            ties[-1].append(c)
+        else:
+            ties.append([c])
+    for parts in itertools.product(*(itertools.permutations(t) for t in ties)):
+        yield tuple(c for part in parts for c in part)

@@ -21,6 +21,9 @@ from rummikub.models.notation import parse_tiles
 from rummikub.models.odds import (
     CountTooLarge,
     Question,
+    _added_tiles_cover,
+    _count_by_added_tiles,
+    _Counter,
     count_hands,
     estimate_hands,
     wilson_interval,
@@ -39,24 +42,65 @@ SMALL_GAMES = {
         colours=3, numbers=5, copies=1, jokers=2, max_jokers_per_set=1, initial_threshold=15
     ),
     "2x7x1+1j": RuleSet(colours=2, numbers=7, copies=1, jokers=1, initial_threshold=20),
+    "3x4x1+2j": RuleSet(colours=3, numbers=4, copies=1, jokers=2, initial_threshold=10),
+    "3x4x1+1j, sets of 2": RuleSet(
+        colours=3, numbers=4, copies=1, jokers=1, min_len=2, initial_threshold=8
+    ),
 }
+SLOW_GAMES = {"2x5x2+2j": RuleSet(colours=2, numbers=5, copies=2, jokers=2, initial_threshold=12)}
 
 
 @cache
 def _brute(name: str, opening: bool) -> tuple[list[int], list[int]]:
-    return brute_counts(SMALL_GAMES[name], opening)
+    return brute_counts({**SMALL_GAMES, **SLOW_GAMES}[name], opening)
 
 
-@pytest.mark.parametrize("opening", [False, True], ids=["winning", "opening"])
-@pytest.mark.parametrize("name", list(SMALL_GAMES))
-def test_counts_equal_brute_force_for_every_size(name: str, opening: bool) -> None:
-    rules = SMALL_GAMES[name]
+def _check_against_brute_force(name: str, opening: bool) -> None:
+    rules = {**SMALL_GAMES, **SLOW_GAMES}[name]
     question = Question.OPENING if opening else Question.WINNING
     rows = count_hands(range(rules.total_tiles + 1), rules, question, max_seconds=None)
     hands, draws = _brute(name, opening)
     assert [r.hands for r in rows] == hands
     assert [r.draws for r in rows] == draws
     assert any(hands[1:-1])  # the game is not trivial for this question
+
+
+@pytest.mark.parametrize("opening", [False, True], ids=["winning", "opening"])
+@pytest.mark.parametrize("name", list(SMALL_GAMES))
+def test_counts_equal_brute_force_for_every_size(name: str, opening: bool) -> None:
+    _check_against_brute_force(name, opening)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opening", [False, True], ids=["winning", "opening"])
+@pytest.mark.parametrize("name", list(SLOW_GAMES))
+def test_counts_with_two_copies_and_two_jokers_equal_brute_force(name: str, opening: bool) -> None:
+    _check_against_brute_force(name, opening)
+
+
+def test_the_added_tiles_walk_covers_the_rules_where_a_joker_is_just_its_tile() -> None:
+    assert _added_tiles_cover(STANDARD) and _added_tiles_cover(RuleSet(jokers=0))
+    assert not _added_tiles_cover(preset("american"))  # one joker per set: the budget walk
+    assert not _added_tiles_cover(replace(STANDARD, wrap=True))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(colours=3, numbers=4, copies=2, jokers=2),
+        RuleSet(colours=2, numbers=6, copies=2, jokers=1, min_len=2),
+    ],
+    ids=["3x4x2+2j", "2x6x2+1j, sets of 2"],
+)
+def test_added_tiles_walk_equals_the_joker_budget_walk(rules: RuleSet) -> None:
+    """Games too big for the brute force: the two walks (jokers as added tiles, jokers as
+    a budget the automaton places) count the same winning hands of every size."""
+    top = rules.total_tiles
+    assert (
+        _count_by_added_tiles(rules, top, None)
+        == _Counter(rules, Question.WINNING, top, None).run()
+    )
 
 
 def test_totals_are_the_multisets_and_draws_of_each_size() -> None:
@@ -161,6 +205,8 @@ def test_wrap_is_estimated_not_counted() -> None:
 def test_a_count_past_its_time_limit_says_so() -> None:
     with pytest.raises(CountTooLarge, match="longer than"):
         count_hands([14], STANDARD, max_seconds=0.2)
+    with pytest.raises(CountTooLarge, match="longer than"):
+        count_hands([14], STANDARD, Question.OPENING, max_seconds=0.2)
 
 
 def test_wilson_interval() -> None:
@@ -173,6 +219,18 @@ def test_wilson_interval() -> None:
 # -- the CLI --------------------------------------------------------------------------------
 
 SMALL = ["--colours", "2", "--numbers", "5", "--copies", "1"]
+
+
+@pytest.mark.slow
+def test_cli_counts_the_standard_game_with_its_jokers_exactly() -> None:
+    """The standard 14-tile row with both jokers, exact within the default time limit
+    (the figures of the first exact run, 2026; the small games above check the method)."""
+    result = CliRunner().invoke(main, ["odds", "--tiles", "14", "--method", "exact", "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)["rows"][0]
+    assert row["exact"] is True
+    assert (row["hands"], row["all_hands"]) == (304_564_298, 48_204_860_086_530)
+    assert (row["draws"], row["all_draws"]) == (1_084_921_413_998, 105_710_363_656_182_600)
 
 
 def test_cli_table_prints_exact_integers() -> None:
