@@ -1,0 +1,131 @@
+"""Under the strict and locked joker rules the steps are a narrative a referee allows.
+
+A table joker leaves what it stands for only by a swap for exactly that tile from the rack
+(under ``strict`` the freed joker then goes into a new set with two rack tiles); a joker
+that is not swapped keeps its meaning wherever it moves. :mod:`joker_steps` replays the
+steps tracking every joker's meaning; here it runs on the reviewer's positions and on
+random joker-heavy positions of every kind (small rules, the presets, openings that go on to
+the table). Under ``free`` the steps are not constrained (and stay as they were).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from joker_steps import joker_step_problems
+from test_joker_rules import joker_position, under
+from user_path import PRESET_NAMES, joker_heavy_position, rules_for
+
+from rummikub.models import Position, RuleSet, position_from_text
+from rummikub.models.steps import Swap, replay
+from rummikub.models.validation import move_problems
+from rummikub.solver import solve
+from rummikub.solver.explanation import explanation
+
+SMALL = {
+    "c3n7": RuleSet(colours=3, numbers=7, copies=2, jokers=2),
+    "c4n6": RuleSet(colours=4, numbers=6, copies=2, jokers=2),
+    "c3n7-1j": RuleSet(colours=3, numbers=7, copies=2, jokers=2, max_jokers_per_set=1),
+    "c3n7w": RuleSet(colours=3, numbers=7, copies=2, jokers=2, wrap=True),
+    "c3n8-3j": RuleSet(colours=3, numbers=8, copies=2, jokers=3),
+    "c3n7-3j1": RuleSet(colours=3, numbers=7, copies=2, jokers=3, max_jokers_per_set=1),
+    "c2n9": RuleSet(colours=2, numbers=9, copies=2, jokers=2),
+    "c4n9-ml4": RuleSet(colours=4, numbers=9, copies=2, jokers=2, min_len=4),
+}
+MODES = (("tiles", False), ("value", False), ("tiles", True), ("value", True))
+
+
+def _position(text: str, rule: str, extra: str = "") -> Position:
+    table, rack = text.split(" / ")
+    return position_from_text(
+        f"rules: standard {extra} joker_rule={rule}\ntable: {table}\nrack: {rack}"
+    )
+
+
+def _steps_ok(position: Position, objective: str = "tiles", keep: bool = False) -> list[str]:
+    """The steps of the best move, after checking that they replay to the new table."""
+    move = solve(position, objective, keep_jokers=keep)
+    assert move_problems(position, move.melds, move.placed) == [], position.to_text()
+    told = explanation(move)
+    table, _ = replay(position.table, position.rack, told.steps, position.rules)
+    assert sorted(map(str, table)) == sorted(map(str, move.melds))
+    problems = joker_step_problems(move, told)
+    return [f"{p}\n{position.to_text()}steps: {[str(s) for s in told.steps]}" for p in problems]
+
+
+# The reviewer's positions (table / rack), each under the rule named.
+REPROS = {
+    "freed-jokers-swapped-not-taken": ("j j o3 / b3 r3 k10 r10", "strict", ""),
+    "freed-jokers-of-a-run": ("j r4 j / r2 r3 b1 b2", "strict", ""),
+    "freed-jokers-locked": ("j j o3 / b3 r3 k10 r10", "locked", ""),
+    "one-freed-one-moves-along": ("k4 j j o4 / r4 b6 b5 o6 o7", "strict", ""),
+    "no-meaning-change-in-extend": ("j o4 o5 o6 o7 j o9 / o8", "strict", ""),
+    "no-meaning-change-in-extend-locked": (
+        "r5 r6 j=r7 | k9 b9 o9 / r4 r7 k10 o10 b10",
+        "locked",
+        "",
+    ),
+    "no-meaning-change-min-len-4": ("k6 k7 k8 j / k5 k3 k2", "strict", "min_len=4"),
+    "swap-gives-the-declared-tile": ("r5 r6 j=r7 | k9 b9 o9 / r4 r7 k10 o10 b10", "strict", ""),
+    "swap-gives-the-declared-colour": ("k5 b5 j=o5 | k9 b9 o9 / o5 r5 k10 o10 b10", "strict", ""),
+}
+
+
+@pytest.mark.parametrize("name", list(REPROS))
+def test_reviewer_positions(name: str) -> None:
+    text, rule, extra = REPROS[name]
+    assert _steps_ok(_position(text, rule, extra)) == []
+
+
+def test_freed_jokers_are_swapped_for_their_tiles() -> None:
+    position = _position("j j o3 / b3 r3 k10 r10", "strict")
+    steps = explanation(solve(position)).steps
+    swaps = [s for s in steps if isinstance(s, Swap)]
+    assert [sorted(map(str, s.rack)) for s in swaps] == [["b3", "r3"]], [str(s) for s in steps]
+
+
+def test_a_declared_joker_is_swapped_only_for_its_tile() -> None:
+    position = _position("r5 r6 j=r7 | k9 b9 o9 / r4 r7 k10 o10 b10", "strict")
+    for step in explanation(solve(position)).steps:
+        if isinstance(step, Swap):
+            assert [str(t) for t in step.rack] == ["r7"], str(step)
+
+
+def _small(seed: int, rule: str, cont: bool = False) -> Position:
+    kinds = list(SMALL)
+    rules = SMALL[kinds[seed % len(kinds)]]
+    if cont:
+        rules = replace(rules, continue_after_initial=True, initial_threshold=(6, 10, 15)[seed % 3])
+    position = under(joker_position(seed, rules), rule)
+    return replace(position, initial=True) if cont else position
+
+
+def _preset(seed: int, rule: str) -> Position:
+    return joker_heavy_position(seed, rules_for(PRESET_NAMES[seed % len(PRESET_NAMES)], rule))
+
+
+def _campaign(kind: str, rule: str, seeds: range) -> list[str]:
+    failures = []
+    for seed in seeds:
+        position = _preset(seed, rule) if kind == "presets" else _small(seed, rule, kind == "open")
+        objective, keep = MODES[seed % len(MODES)]
+        failures += _steps_ok(position, objective, keep)
+    return failures
+
+
+CAMPAIGNS = [(kind, rule) for kind in ("small", "presets", "open") for rule in ("strict", "locked")]
+
+
+@pytest.mark.parametrize(("kind", "rule"), CAMPAIGNS)
+def test_steps_keep_joker_meanings(kind: str, rule: str) -> None:
+    failures = _campaign(kind, rule, range(600_000, 600_000 + (16 if kind == "presets" else 40)))
+    assert not failures, f"{len(failures)} failures; the first:\n{failures[0]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("kind", "rule"), CAMPAIGNS)
+def test_steps_keep_joker_meanings_campaign(kind: str, rule: str) -> None:
+    size = 120 if kind == "presets" else 400
+    failures = _campaign(kind, rule, range(700_000, 700_000 + size))
+    assert not failures, f"{len(failures)} failures; the first:\n{failures[0]}"
