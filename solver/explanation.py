@@ -50,8 +50,13 @@ RACK: Final = "rack"
 Source = int | Literal["rack"]
 """Where a tile of the new table comes from: ``"rack"`` or the index of an old table meld."""
 
+FLAW: Final = "this move breaks the table-joker rule (a solver bug): "
 _IMPROVEMENT_PASSES = 50
 _MAX_SUBSET = 8  # tiles at hand tried in every combination (a meld gets fewer at once)
+
+
+class _NoSwap(SolverError):
+    """A freed table joker's tile is no longer on the rack when its swap comes."""
 
 
 def _ordered(meld: Meld, rules: RuleSet) -> bool:
@@ -491,7 +496,10 @@ class _Explainer:
                 assert isinstance(joker, TableJoker)
                 d = next((d for d in order if self.rack[d][joker.means] > 0), None)
                 if d is None:
-                    raise SolverError(f"no rack tile {joker.means} to swap for a joker (a bug)")
+                    raise _NoSwap(
+                        f"no {joker.means} is left on the rack to swap for the table joker "
+                        "that stands for it"
+                    )
                 self.rack[d][joker.means] -= 1
                 given.append((joker.means, d))
             before = piece.meld
@@ -614,6 +622,8 @@ class _Explainer:
             return True
         lifted, left = self._lift_plan(piece)
         before = piece.meld
+        if not lifted and len(left) == 1:  # it lies on whole as the start of a new set
+            left = [(before, left[0][1])]
         self._lift(piece, lifted)
         for _, dest in left:
             if dest is not None and dest != piece.target and dest in self.unplayed:
@@ -626,7 +636,6 @@ class _Explainer:
             )
         elif len(melds) > 1:
             self.steps.append(Split(before, melds))
-        # else the whole meld lies on as the start of a new set: no step
         return True
 
     def _retarget(self) -> bool:
@@ -873,7 +882,9 @@ class Explanation:
     picks up (:func:`rummikub.models.moves.picked_up`), the "moved" of reports. For an
     opening turn, ``opening`` is the opening meld and ``opening_value`` what it counts
     toward the threshold (jokers as the tiles they stand for); ``goes_out`` says the rack
-    is emptied.
+    is emptied. ``flaw`` says why the steps cannot keep the strict or locked joker rule,
+    when the move itself breaks it (a solver bug); the steps then carry it out as under
+    the free rule.
     """
 
     steps: tuple[Step, ...]
@@ -884,6 +895,7 @@ class Explanation:
     opening: tuple[Meld, ...] = ()
     opening_value: int | None = None
     goes_out: bool = False
+    flaw: str | None = None
 
 
 def explanation(move: Move, steps: bool = True) -> Explanation:
@@ -898,19 +910,24 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
     )
     opening = _opening(move, flow, swapped)
     walkthrough: list[Step] = []
+    flaw = None
+    rules = move.position.rules
+    guarded = rules.joker_rule is not JokerRule.FREE
+    if plan is None and guarded and any(m.jokers for m in move.position.table):
+        flaw = FLAW + "its table jokers cannot all keep their meaning or be swapped for their tiles"
     if steps and plan is not None:
         try:
             walkthrough = _untagged(_steps(on_tags, flow, opening, plan), move, plan)
-        except SolverError:
-            # The move needs a swap the steps cannot give (the tile went into the opening
-            # meld first): a flaw of the move, not of the steps. Steps as under the free
-            # rule still carry it out.
+        except _NoSwap as error:
+            # The move needs a swap the steps cannot give (say, its tile went into the
+            # opening meld first): a flaw of the move. Steps as under the free rule still
+            # carry it out.
+            flaw = FLAW + str(error)
             plain_flow = _flow(move)
             walkthrough = _steps(move, plain_flow, _opening(move, plain_flow, Counter()), None)
     elif steps:
         walkthrough = _steps(move, flow, opening, None)
     origins = _origins(on_tags, flow)
-    rules = move.position.rules
     return Explanation(
         tuple(walkthrough),
         tuple(tuple(row) for row in flow.sources),
@@ -920,6 +937,7 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
         opening,
         sum(_meld_value(m, rules) for m in opening) if opening else None,
         not move.is_draw and not move.rack_left,
+        flaw,
     )
 
 
