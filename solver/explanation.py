@@ -44,13 +44,14 @@ from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take
 from rummikub.models.tile import JOKER, Tile, sorted_tiles
-from rummikub.solver.move import Move, Origin, table_joker_melds
+from rummikub.solver.move import Move, NewMeld, Origin, table_joker_melds
 
 RACK: Final = "rack"
 Source = int | Literal["rack"]
 """Where a tile of the new table comes from: ``"rack"`` or the index of an old table meld."""
 
 FLAW: Final = "this move breaks the table-joker rule (a solver bug): "
+LIMIT: Final = "these steps let a table joker change what it stands for: "
 _IMPROVEMENT_PASSES = 50
 _MAX_SUBSET = 8  # tiles at hand tried in every combination (a meld gets fewer at once)
 
@@ -153,7 +154,12 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
         if i not in survivor:
             for p, tile in enumerate(meld.tiles):
                 items[_goes_as(tile)].append([i, p, -1])
+    # Under the strict rule the rack tiles go where the move marks them (a host's two rack
+    # tiles are pinned below): rack tiles first, to the places marked from the rack.
+    strict = rules.joker_rule is JokerRule.STRICT
     for tile, group in items.items():
+        if strict:
+            group.sort(key=lambda item: item[0] >= 0)
         targets = open_rack[tile] + open_table[tile]
         if len(group) != len(targets):
             raise SolverError(
@@ -172,7 +178,6 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
 
     # Under the strict joker rule a freed joker's new set holds two tiles from the rack:
     # a rack tile in a set with a joker keeps its place (an equal table tile may not take it).
-    strict = rules.joker_rule is JokerRule.STRICT
     holds_joker = [nm.meld.jokers > 0 for nm in new]
 
     def pinned(item: list[int]) -> bool:
@@ -241,7 +246,37 @@ def _tag(move: Move) -> tuple[Move, JokerPlan | None]:
         for nm, meld in zip(move.table, plan.new, strict=True)
     )
     position = replace(move.position, table=plan.old)
-    return replace(move, position=position, table=table), plan
+    return replace(move, position=position, table=_hosts_hold_rack_tiles(table, plan)), plan
+
+
+def _hosts_hold_rack_tiles(table: tuple[NewMeld, ...], plan: JokerPlan) -> tuple[NewMeld, ...]:
+    """The table with from-rack marks traded between equal tiles so that each strict host
+    holds two rack tiles (the placed tiles the rule counts may lie elsewhere in the move)."""
+    marks = [list(nm.from_rack) for nm in table]
+
+    def rack_tiles(j: int) -> int:
+        return sum(r and not t.is_joker for t, r in zip(table[j].meld.tiles, marks[j], strict=True))
+
+    for j in sorted(plan.fresh):
+        for q, tile in enumerate(table[j].meld.tiles):
+            if rack_tiles(j) >= 2:
+                break
+            if tile.is_joker or marks[j][q]:
+                continue
+            other = next(
+                (
+                    (k, p)
+                    for k, nm in enumerate(table)
+                    if k not in plan.fresh
+                    for p, t in enumerate(nm.meld.tiles)
+                    if t == tile and marks[k][p]
+                ),
+                None,
+            )
+            if other is not None:
+                k, p = other
+                marks[j][q], marks[k][p] = True, False
+    return tuple(replace(nm, from_rack=tuple(m)) for nm, m in zip(table, marks, strict=True))
 
 
 def _untagged(steps: Sequence[Step], move: Move, plan: JokerPlan) -> list[Step]:
@@ -732,6 +767,10 @@ class _Explainer:
         while self.unplayed or not all(self._done(p) for p in self.pieces):
             budget -= 1
             if budget < 0 or not any(kind() for kind in kinds):
+                if self.planned:
+                    raise SolverError(
+                        "no order of steps found keeps every table joker's meaning"
+                    )
                 raise SolverError("the explanation found no way to carry out the move (a bug)")
         return self.steps
 
@@ -918,11 +957,11 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
     if steps and plan is not None:
         try:
             walkthrough = _untagged(_steps(on_tags, flow, opening, plan), move, plan)
-        except _NoSwap as error:
+        except SolverError as error:
             # The move needs a swap the steps cannot give (say, its tile went into the
-            # opening meld first): a flaw of the move. Steps as under the free rule still
-            # carry it out.
-            flaw = FLAW + str(error)
+            # opening meld first): a flaw of the move; or no order of steps that keeps every
+            # joker's meaning was found. Steps as under the free rule still carry it out.
+            flaw = (FLAW if isinstance(error, _NoSwap) else LIMIT) + str(error)
             plain_flow = _flow(move)
             walkthrough = _steps(move, plain_flow, _opening(move, plain_flow, Counter()), None)
     elif steps:

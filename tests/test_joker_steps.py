@@ -21,7 +21,7 @@ from rummikub.models import Position, RuleSet, position_from_text
 from rummikub.models.steps import Swap, replay
 from rummikub.models.validation import move_problems
 from rummikub.solver import solve
-from rummikub.solver.explanation import explanation
+from rummikub.solver.explanation import FLAW, explanation
 
 SMALL = {
     "c3n7": RuleSet(colours=3, numbers=7, copies=2, jokers=2),
@@ -56,7 +56,10 @@ def _steps_ok(position: Position, objective: str = "tiles", keep: bool = False) 
         # Only a move the validator rejects, or an opening whose meld needs a tile that
         # must also replace a table joker afterwards, is flawed so (not the steps' fault).
         assert told.flaw and (illegal or position.initial), (told.flaw, illegal)
+        assert told.flaw.startswith(FLAW), told.flaw
         return [f"{FLAWED}: {told.flaw} {illegal}\n{position.to_text()}"]
+    if told.flaw:  # the steps gave up on the joker rule
+        return [f"{told.flaw}\n{position.to_text()}"]
     problems = joker_step_problems(move, told)
     return [f"{p}\n{position.to_text()}steps: {[str(s) for s in told.steps]}" for p in problems]
 
