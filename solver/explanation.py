@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from itertools import combinations
-from typing import Final, Literal
+from typing import Any, Final, Literal, cast
 
 from rummikub.models.errors import SolverError
 from rummikub.models.joker_plan import (
@@ -301,10 +301,14 @@ def _untagged(steps: Sequence[Step], move: Move, plan: JokerPlan) -> list[Step]:
             return plain(value)
         return value
 
-    return [
-        replace(step, **{f.name: value_of(getattr(step, f.name)) for f in fields(step)})
-        for step in steps
-    ]
+    def step_of(step: Step) -> Step:
+        # One step kind at a time: replace() of the union type cannot be checked.
+        untagged: Step = replace(
+            cast(Any, step), **{f.name: value_of(getattr(step, f.name)) for f in fields(step)}
+        )
+        return untagged
+
+    return [step_of(step) for step in steps]
 
 
 def _laid_out(reading: Reading, tiles: Counter[Tile]) -> tuple[Tile, ...]:

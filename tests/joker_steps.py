@@ -148,8 +148,9 @@ class _Replay:
                 if len(at_hand) != len(slots):
                     continue
                 for placed, lifted in self._placements(at_hand, slots, len(outputs)):
+                    nothing: list[tuple[State, ...]] = [()]
                     ways = [
-                        _fits(p, m, self.rules) if p else [()]
+                        _fits(p, m, self.rules) if p else nothing
                         for p, m in zip(placed, outputs, strict=True)
                     ]
                     for choice in _product(ways):
