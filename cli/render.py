@@ -123,6 +123,8 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         lines.append(click.style("* = tile from your rack", dim=True))
     if steps:
         lines += _steps_lines(told.steps)
+    if told.flaw:
+        lines.append(click.style(f"Note: {told.flaw}", fg="red"))
     return "\n".join(lines)
 
 

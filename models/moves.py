@@ -16,9 +16,11 @@ splitting ``r1-13`` into ``r1-6`` and ``r7-13`` picks up the six tiles of the sh
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
+from rummikub.models.joker_plan import joker_plan, plain
 from rummikub.models.meld import Meld
+from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 
 
@@ -88,13 +90,15 @@ def becomes(
     old_table: Sequence[Meld],
     new_table: Sequence[Meld],
     prefer: Mapping[int, int] | None = None,
+    fresh: Collection[int] = (),
 ) -> dict[int, int]:
     """The new meld each old meld becomes: ``{old index: new index}``, one-to-one.
 
     The pairing leaves the most old tiles lying (see the module docstring); old melds that
-    share no tile with their partner are left out (they are taken apart). Among pairings
-    that leave as many tiles, one that keeps more old melds whole inside their new meld, and
-    then more of the pairs in ``prefer``, is chosen (deterministic).
+    share no tile with their partner are left out (they are taken apart), and no old meld
+    becomes one of the ``fresh`` new melds. Among pairings that leave as many tiles, one
+    that keeps more old melds whole inside their new meld, and then more of the pairs in
+    ``prefer``, is chosen (deterministic).
     """
     if not old_table or not new_table:
         return {}
@@ -103,6 +107,8 @@ def becomes(
     news = [m.counts() for m in new_table]
     holders: dict[Tile, list[int]] = {}
     for j, counts in enumerate(news):
+        if j in fresh:
+            continue
         for tile in counts:
             holders.setdefault(tile, []).append(j)
     # Tiles first; the bonuses (a whole old meld, a preferred pair) only break ties: over a
@@ -148,6 +154,7 @@ def picked_up(
     old_table: Sequence[Meld],
     new_table: Sequence[Meld],
     prefer: Mapping[int, int] | None = None,
+    fresh: Collection[int] = (),
 ) -> list[Tile]:
     """The table tiles a move picks up, sorted: the tiles of each old meld that do not stay
     in the new meld it becomes (all of them when it becomes none).
@@ -159,8 +166,27 @@ def picked_up(
     leaves to pick up, the "moved" of ``solve`` and ``analyze``. ``prefer`` only chooses
     among equally good pairings (see :func:`becomes`), which may differ in the tiles.
     """
-    pairs = becomes(old_table, new_table, prefer)
+    pairs = becomes(old_table, new_table, prefer, fresh)
     left = Counter[Tile]()
     for i, old in enumerate(old_table):
         left += old.counts() - new_table[pairs[i]].counts() if i in pairs else old.counts()
-    return sorted_tiles(left.elements())
+    return sorted_tiles(plain(t) for t in left.elements())
+
+
+def moved_tiles(
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Sequence[Tile],
+    prefer: Mapping[int, int] | None = None,
+    hosts_first: Sequence[int] = (),
+) -> list[Tile]:
+    """The table tiles a move picks up under the position's joker rule: :func:`picked_up`,
+    under the ``strict`` and ``locked`` rules on the tables of
+    :func:`rummikub.models.joker_plan.joker_plan` (a table joker lies still only where it
+    keeps its meaning; a freed joker is picked up; under ``strict`` a freed joker's new set
+    becomes no old meld; ``hosts_first``: see :func:`~rummikub.models.joker_plan.joker_plan`).
+    The "moved" of answers and reports."""
+    plan = joker_plan(position, new_table, placed, hosts_first)
+    if plan is None:
+        return picked_up(position.table, new_table, prefer)
+    return picked_up(plan.old, plan.new, prefer, plan.fresh)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import combinations, product
 
 from rummikub.models.errors import RummikubError
@@ -227,6 +228,90 @@ def _hosts_exist(candidates: list[tuple[int, set[Tile]]], budget: Counter[Tile],
         if found:
             return True
     return False
+
+
+def _host_counts(
+    candidates: list[tuple[int, int, set[Tile]]], budget: Counter[Tile], need: int
+) -> dict[int, int] | None:
+    """As :func:`_hosts_exist`, with the hosts found: new meld -> freed jokers it takes."""
+    if need <= 0:
+        return {}
+    if not candidates:
+        return None
+    (meld, slots, tiles), rest = candidates[0], candidates[1:]
+    usable = sorted(t for t in tiles if budget[t] > 0)
+    for a, b in combinations(usable, 2):
+        budget[a] -= 1
+        budget[b] -= 1
+        found = _host_counts(rest, budget, need - slots)
+        budget[a] += 1
+        budget[b] += 1
+        if found is not None:
+            return {meld: min(slots, need), **found}
+    return _host_counts(rest, budget, need)
+
+
+@dataclass(frozen=True)
+class JokerWitness:
+    """One way a move treats the table jokers that the rule allows (see the module
+    docstring): per old table meld with jokers, the meanings of its jokers that stay and of
+    those freed; per new meld with jokers, the meanings of its staying jokers; under
+    ``strict``, the new melds that host the freed jokers and how many each."""
+
+    old: dict[int, tuple[Tiles, Tiles]]
+    new: dict[int, Tiles]
+    hosts: dict[int, int] | None  # None under locked: a freed joker may go to any free slot
+
+
+def table_joker_witness(
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Counter[Tile],
+    hosts_first: Sequence[int] = (),
+) -> JokerWitness | None:
+    """An assignment of stayed and freed table jokers that fits the joker rule, with as few
+    freed jokers as any (None under ``free``, without table jokers, or when none fits), the
+    new melds ``hosts_first`` tried first as hosts. The new melds must be legal."""
+    rules = position.rules
+    rule = rules.joker_rule
+    old = [(i, meld) for i, meld in enumerate(position.table) if meld.jokers]
+    if rule is JokerRule.FREE or not old:
+        return None
+    strict = rule is JokerRule.STRICT
+    new = [(j, meld) for j, meld in enumerate(new_table) if meld.jokers]
+    new_options = [_new_choices(meld, rules) for _, meld in new]
+    by_staying: dict[Tiles, list[tuple[tuple[Tiles, int], ...]]] = {}
+    for reading in product(*new_options):
+        staying = tuple(sorted(t for s, _ in reading for t in s))
+        by_staying.setdefault(staying, []).append(reading)
+    real_tiles = [{t for t in meld.tiles if not t.is_joker} for _, meld in new]
+    combos = sorted(
+        product(*(_old_choices(meld, rules) for _, meld in old)),
+        key=lambda combo: sum(len(f) for _, f in combo),
+    )
+    for combo in combos:
+        staying = tuple(sorted(t for s, _ in combo for t in s))
+        freed = Counter(t for _, f in combo for t in f)
+        if freed - placed or staying not in by_staying:
+            continue
+        for reading in by_staying[staying]:
+            if sum(k for _, k in reading) < freed.total():
+                continue
+            hosts: dict[int, int] | None = None
+            if strict:
+                candidates = sorted(
+                    ((new[n][0], k, real_tiles[n]) for n, (_, k) in enumerate(reading) if k),
+                    key=lambda c: c[0] not in hosts_first,
+                )
+                hosts = _host_counts(candidates, placed - freed, freed.total())
+                if hosts is None:
+                    continue
+            return JokerWitness(
+                {i: choice for (i, _), choice in zip(old, combo, strict=True)},
+                {j: s for (j, _), (s, _) in zip(new, reading, strict=True)},
+                hosts,
+            )
+    return None
 
 
 def _tiles_text(tiles: Iterable[Tile]) -> str:

@@ -8,14 +8,14 @@ from dataclasses import dataclass, replace
 
 from rummikub.models.errors import SolverError
 from rummikub.models.jokers import JokerRule
-from rummikub.models.moves import picked_up
+from rummikub.models.moves import moved_tiles
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation, TilePool
 from rummikub.solver.limits import Limit, RawSolution, Status
-from rummikub.solver.move import Move
+from rummikub.solver.move import Move, table_joker_melds
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, formulate_turn
 from rummikub.solver.table_jokers import Hosts
@@ -49,7 +49,8 @@ def _move(
     # What reports call moved: the tiles picked up, with the solver's kept melds preferred
     # among equally good pairings (as the explanation pairs them).
     prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
-    moved = tuple(picked_up(position.table, [nm.meld for nm in table], prefer))
+    melds = [nm.meld for nm in table]
+    moved = tuple(moved_tiles(position, melds, placed, prefer, table_joker_melds(table)))
     return Move(
         position=position,
         table=table,

@@ -21,38 +21,59 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from itertools import combinations
-from typing import Final, Literal
+from typing import Any, Final, Literal, cast
 
 from rummikub.models.errors import SolverError
+from rummikub.models.joker_plan import (
+    JokerPlan,
+    Role,
+    TableJoker,
+    as_meld,
+    declared_meanings,
+    joker_plan,
+    plain,
+    tagged,
+)
 from rummikub.models.jokers import JokerRule
-from rummikub.models.meld import Meld, MeldKind, readings
+from rummikub.models.meld import Meld, MeldKind, Reading
 from rummikub.models.moves import becomes
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take
-from rummikub.models.tile import Tile, sorted_tiles
-from rummikub.solver.move import Move, Origin
+from rummikub.models.tile import JOKER, Tile, sorted_tiles
+from rummikub.solver.move import Move, NewMeld, Origin, table_joker_melds
 
 RACK: Final = "rack"
 Source = int | Literal["rack"]
 """Where a tile of the new table comes from: ``"rack"`` or the index of an old table meld."""
 
+FLAW: Final = "this move breaks the table-joker rule (a solver bug): "
+LIMIT: Final = "these steps let a table joker change what it stands for: "
 _IMPROVEMENT_PASSES = 50
 _MAX_SUBSET = 8  # tiles at hand tried in every combination (a meld gets fewer at once)
 
 
+class _NoSwap(SolverError):
+    """A freed table joker's tile is no longer on the rack when its swap comes."""
+
+
 def _ordered(meld: Meld, rules: RuleSet) -> bool:
     """Whether the order of the meld's tiles matters (it can be read as a run)."""
-    kinds = meld.kinds(rules)
+    kinds = as_meld(meld.tiles, meld.declared).kinds(rules)
     return not kinds or MeldKind.RUN in kinds
 
 
 @cache
 def _legal(tiles: tuple[Tile, ...], rules: RuleSet) -> bool:
-    return Meld(tiles).is_legal(rules)
+    return as_meld(tiles).is_legal(rules)
+
+
+def _is_set(meld: Meld, rules: RuleSet) -> bool:
+    """Whether the meld is a legal set with each staying table joker standing for its tile."""
+    return as_meld(meld.tiles, meld.declared).is_legal(rules)
 
 
 def _cost(meld: Meld, dests: Sequence[int], ordered: bool, rules: RuleSet) -> int:
@@ -84,15 +105,23 @@ class _Flow:
     prefer: dict[int, int] = field(default_factory=dict)  # the solver's kept melds
 
 
-def _flow(move: Move) -> _Flow:
-    """Match every tile of the new table to the rack or an old meld (see :func:`provenance`)."""
+def _goes_as(tile: Tile) -> Tile:
+    """The tile an old table tile fills in the new table: a freed joker a host's slot."""
+    if isinstance(tile, TableJoker) and tile.role is Role.FREED:
+        return tagged(Role.HOSTED, tile.means)
+    return tile
+
+
+def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
+    """Match every tile of the new table to the rack or an old meld (see :func:`provenance`);
+    no old meld becomes one of the ``fresh`` new melds."""
     rules = move.position.rules
     old = move.position.table
     new = move.table
     slots: list[list[Source | None]] = [[None] * len(nm.meld) for nm in new]
     where: list[list[int]] = [[-1] * len(m) for m in old]
     kept_by_solver = {nm.source: j for j, nm in enumerate(new) if nm.source is not None}
-    survivor = becomes(old, [nm.meld for nm in new], prefer=kept_by_solver)
+    survivor = becomes(old, [nm.meld for nm in new], prefer=kept_by_solver, fresh=fresh)
     # Per tile type: the tiles that can fill the open positions (the rack's, marked i = -1,
     # and the old tiles that do not stay where they lie), each with the new meld it goes to.
     # Rack tiles start where the move marks them; equal tiles may then trade places.
@@ -112,7 +141,7 @@ def _flow(move: Move) -> _Flow:
                 stay[tile] -= 1
                 where[i][p] = j
             else:  # picked up: a joker swapped out, or a tile given to another meld
-                items[tile].append([i, p, -1])
+                items[_goes_as(tile)].append([i, p, -1])
     open_rack: dict[Tile, list[int]] = defaultdict(list)
     open_table: dict[Tile, list[int]] = defaultdict(list)
     for j, nm in enumerate(new):
@@ -124,8 +153,13 @@ def _flow(move: Move) -> _Flow:
     for i, meld in enumerate(old):
         if i not in survivor:
             for p, tile in enumerate(meld.tiles):
-                items[tile].append([i, p, -1])
+                items[_goes_as(tile)].append([i, p, -1])
+    # Under the strict rule the rack tiles go where the move marks them (a host's two rack
+    # tiles are pinned below): rack tiles first, to the places marked from the rack.
+    strict = rules.joker_rule is JokerRule.STRICT
     for tile, group in items.items():
+        if strict:
+            group.sort(key=lambda item: item[0] >= 0)
         targets = open_rack[tile] + open_table[tile]
         if len(group) != len(targets):
             raise SolverError(
@@ -144,7 +178,6 @@ def _flow(move: Move) -> _Flow:
 
     # Under the strict joker rule a freed joker's new set holds two tiles from the rack:
     # a rack tile in a set with a joker keeps its place (an equal table tile may not take it).
-    strict = rules.joker_rule is JokerRule.STRICT
     holds_joker = [nm.meld.jokers > 0 for nm in new]
 
     def pinned(item: list[int]) -> bool:
@@ -191,7 +224,109 @@ def provenance(move: Move) -> list[tuple[Source, ...]]:
     Kept and extended melds hold their old meld; the other moved table tiles are assigned so
     that each old meld falls into as few pieces as possible (consecutive pieces for runs).
     """
-    return [tuple(row) for row in _flow(move).sources]
+    return list(explanation(move, steps=False).provenance)
+
+
+def _tag(move: Move) -> tuple[Move, JokerPlan | None]:
+    """The move on the tables of :func:`rummikub.models.joker_plan.joker_plan` (its table
+    jokers tagged; a tagged joker of the new table is no rack tile), under the strict and
+    locked rules; else the move itself."""
+    plan = joker_plan(move.position, move.melds, move.placed, table_joker_melds(move.table))
+    if plan is None:
+        return move, None
+    table = tuple(
+        replace(
+            nm,
+            meld=meld,
+            from_rack=tuple(
+                not isinstance(t, TableJoker) if t.is_joker else r
+                for t, r in zip(meld.tiles, nm.from_rack, strict=True)
+            ),
+        )
+        for nm, meld in zip(move.table, plan.new, strict=True)
+    )
+    position = replace(move.position, table=plan.old)
+    return replace(move, position=position, table=_hosts_hold_rack_tiles(table, plan)), plan
+
+
+def _hosts_hold_rack_tiles(table: tuple[NewMeld, ...], plan: JokerPlan) -> tuple[NewMeld, ...]:
+    """The table with from-rack marks traded between equal tiles so that each strict host
+    holds two rack tiles (the placed tiles the rule counts may lie elsewhere in the move)."""
+    marks = [list(nm.from_rack) for nm in table]
+
+    def rack_tiles(j: int) -> int:
+        return sum(r and not t.is_joker for t, r in zip(table[j].meld.tiles, marks[j], strict=True))
+
+    for j in sorted(plan.fresh):
+        for q, tile in enumerate(table[j].meld.tiles):
+            if rack_tiles(j) >= 2:
+                break
+            if tile.is_joker or marks[j][q]:
+                continue
+            other = next(
+                (
+                    (k, p)
+                    for k, nm in enumerate(table)
+                    if k not in plan.fresh
+                    for p, t in enumerate(nm.meld.tiles)
+                    if t == tile and marks[k][p]
+                ),
+                None,
+            )
+            if other is not None:
+                k, p = other
+                marks[j][q], marks[k][p] = True, False
+    return tuple(replace(nm, from_rack=tuple(m)) for nm, m in zip(table, marks, strict=True))
+
+
+def _untagged(steps: Sequence[Step], move: Move, plan: JokerPlan) -> list[Step]:
+    """The steps with plain jokers: the old and new melds as written, the melds in between
+    with their jokers undeclared."""
+    originals = dict(zip(plan.old, move.position.table, strict=True))
+    originals.update(zip(plan.new, move.melds, strict=True))
+
+    def meld_of(meld: Meld) -> Meld:
+        if meld in originals:
+            return originals[meld]
+        if not any(isinstance(t, TableJoker) for t in meld.tiles):
+            return meld
+        return Meld(tuple(plain(t) for t in meld.tiles))
+
+    def value_of(value: object) -> object:
+        if isinstance(value, Meld):
+            return meld_of(value)
+        if isinstance(value, tuple):
+            return tuple(value_of(v) for v in value)
+        if isinstance(value, Tile):
+            return plain(value)
+        return value
+
+    def step_of(step: Step) -> Step:
+        # One step kind at a time: replace() of the union type cannot be checked.
+        untagged: Step = replace(
+            cast(Any, step), **{f.name: value_of(getattr(step, f.name)) for f in fields(step)}
+        )
+        return untagged
+
+    return [step_of(step) for step in steps]
+
+
+def _laid_out(reading: Reading, tiles: Counter[Tile]) -> tuple[Tile, ...]:
+    """The tiles in the order of the reading, each staying table joker where the tile it
+    stands for lies (the other jokers in the remaining joker places)."""
+    jokers = [t for t in sorted_tiles(tiles.elements()) if t.is_joker]
+    layout = list(reading.laid_out())
+    if reading.kind is MeldKind.RUN and reading.colour is not None:
+        for q, (tile, number) in enumerate(zip(layout, reading.numbers, strict=True)):
+            means = Tile(reading.colour, number)
+            held = next((t for t in jokers if declared_meanings([t]) == (means,)), None)
+            if tile.is_joker and held is not None:
+                layout[q] = held
+                jokers.remove(held)
+    for q, tile in enumerate(layout):
+        if tile == JOKER:
+            layout[q] = jokers.pop(0)
+    return tuple(layout)
 
 
 def _in_order(tiles: Counter[Tile], layout: Sequence[Tile]) -> tuple[Tile, ...]:
@@ -239,8 +374,9 @@ class _Explainer:
     the move cannot be carried out otherwise, and as few at a time as this order finds.
     """
 
-    def __init__(self, move: Move, flow: _Flow) -> None:
+    def __init__(self, move: Move, flow: _Flow, planned: bool = False) -> None:
         self.rules = move.position.rules
+        self.planned = planned  # the tables' jokers are tagged (joker_plan): swap the freed
         self.old = move.position.table
         self.new = [nm.meld for nm in move.table]
         self.steps: list[Step] = []
@@ -253,7 +389,12 @@ class _Explainer:
         self.pieces: list[_Piece] = []
         for i, meld in enumerate(self.old):
             home = flow.survivor.get(i)
-            out = [(t, j) for t, j in zip(meld.tiles, flow.where[i], strict=True) if j != home]
+            # A freed joker leaves its meld by a swap, even to come back as a free joker.
+            out = [
+                (t, j)
+                for t, j in zip(meld.tiles, flow.where[i], strict=True)
+                if j != home or _goes_as(t) != t
+            ]
             self.pieces.append(_Piece(meld, home, out))
         homes = set(flow.survivor.values())
         self.unplayed = [j for j in range(len(self.new)) if j not in homes]
@@ -294,9 +435,9 @@ class _Explainer:
         in a legal reading's order, else as they lay (``order``)."""
         if j is not None and tiles == self.new[j].counts():
             return self.new[j]
-        found = readings(tuple(sorted_tiles(tiles.elements())), self.rules)
+        found = as_meld(tuple(sorted_tiles(tiles.elements()))).readings(self.rules)
         if found:
-            return Meld(found[0].laid_out())
+            return Meld(_laid_out(found[0], tiles))
         return Meld(_in_order(tiles, order))
 
     def _legal(self, tiles: Counter[Tile]) -> bool:
@@ -362,7 +503,7 @@ class _Explainer:
             j = piece.target
             if j is None or not self._at_hand(j) or len(self._of(j)) > 1:
                 continue
-            if mend and piece.meld.is_legal(self.rules):
+            if mend and _is_set(piece.meld, self.rules):
                 continue
             for adding in _subsets(self._at_hand(j)):
                 tiles = piece.meld.counts() + adding
@@ -373,6 +514,43 @@ class _Explainer:
                 piece.meld = self._layout(tiles, None if piece.out else j, before.tiles)
                 self.steps.append(Extend(before, rack, taken, piece.meld))
                 return True
+        return False
+
+    def _swap_freed(self) -> bool:
+        """Swap the freed table jokers of a meld for the tiles they stand for, from the rack
+        (first of all: the meld still lies as it did, its jokers standing for those tiles).
+        A tile given that goes to another new meld leaves again later."""
+        for piece in self.pieces:
+            freed = [
+                (t, d)
+                for t, d in piece.out
+                if isinstance(t, TableJoker) and t.role is Role.FREED
+            ]
+            if not freed:
+                continue
+            j = piece.target
+            order = ([] if j is None else [j]) + [d for d in range(len(self.new)) if d != j]
+            given: list[tuple[Tile, int]] = []
+            for joker, _ in freed:
+                assert isinstance(joker, TableJoker)
+                d = next((d for d in order if self.rack[d][joker.means] > 0), None)
+                if d is None:
+                    raise _NoSwap(
+                        f"no {joker.means} is left on the rack to swap for the table joker "
+                        "that stands for it"
+                    )
+                self.rack[d][joker.means] -= 1
+                given.append((joker.means, d))
+            before = piece.meld
+            tiles = before.counts() - Counter(t for t, _ in freed) + Counter(t for t, _ in given)
+            for joker, d in freed:
+                piece.out.remove((joker, d))
+                self.loose[d][_goes_as(joker)] += 1
+            piece.out += [(tile, d) for tile, d in given if d != j]
+            piece.meld = self._layout(tiles, None if piece.out else j, before.tiles)
+            rack = _in_order(Counter(t for t, _ in given), before.tiles)
+            self.steps.append(Swap(before, rack, (), piece.meld))
+            return True
         return False
 
     def _swap(self) -> bool:
@@ -422,7 +600,7 @@ class _Explainer:
         with what each becomes: a stretch of a run that is a legal set going whole to a new
         meld not yet begun stays lying, as the start of that meld (a split)."""
         carried: dict[int, list[Tile]] = {}
-        if _ordered(piece.meld, self.rules) and piece.meld.is_legal(self.rules):
+        if _ordered(piece.meld, self.rules) and _is_set(piece.meld, self.rules):
             segments = self._segments(piece)
             for dest, tiles in segments:
                 if (
@@ -431,7 +609,7 @@ class _Explainer:
                     and not self._of(dest)
                     and dest not in carried
                     and sum(d == dest for d, _ in segments) == 1
-                    and Meld(tuple(tiles)).is_legal(self.rules)
+                    and _legal(tuple(tiles), self.rules)
                 ):
                     carried[dest] = tiles
         lifted = [(t, d) for t, d in piece.out if d not in carried]
@@ -463,20 +641,28 @@ class _Explainer:
             if not piece.out:
                 continue
             _, left = self._lift_plan(piece)
-            bad = sum(not m.is_legal(self.rules) for m, _ in left)
+            bad = sum(not _is_set(m, self.rules) for m, _ in left)
             if len(left) <= 2 and (not bad or broken) and (best is None or (bad, n) < best[:2]):
                 best = (bad, n, piece)
         if best is None:
             return False
         piece = best[2]
         _, left = self._lift_plan(piece)
-        jokers_alone = any(all(t.is_joker for t in m.tiles) for m, _ in left)
-        if best[0] and (jokers_alone or any(not p.meld.is_legal(self.rules) for p in self.pieces)):
+        jokers_alone = any(
+            all(t.is_joker for t in m.tiles)
+            # a table joker stands for nothing in a broken piece: none is left in one
+            or (self.planned and m.jokers and not _is_set(m, self.rules))
+            for m, _ in left
+        )
+        broken = any(not _is_set(p.meld, self.rules) for p in self.pieces)
+        if best[0] and (jokers_alone or broken):
             # Rather than leave a joker alone, or a second broken set, lift this meld off.
             self._take_off(piece)
             return True
         lifted, left = self._lift_plan(piece)
         before = piece.meld
+        if not lifted and len(left) == 1:  # it lies on whole as the start of a new set
+            left = [(before, left[0][1])]
         self._lift(piece, lifted)
         for _, dest in left:
             if dest is not None and dest != piece.target and dest in self.unplayed:
@@ -487,7 +673,7 @@ class _Explainer:
             self.steps.append(
                 Take(before, _in_order(Counter(t for t, _ in lifted), before.tiles), melds)
             )
-        else:
+        elif len(melds) > 1:
             self.steps.append(Split(before, melds))
         return True
 
@@ -498,7 +684,7 @@ class _Explainer:
             dests = {d for _, d in piece.out}
             if piece.target is None and len(dests) == 1 and len(piece.out) == len(piece.meld):
                 (d,) = dests
-                if self._of(d) and piece.meld.is_legal(self.rules):
+                if self._of(d) and _is_set(piece.meld, self.rules):
                     piece.target, piece.out = d, []
                     return True
         return False
@@ -569,6 +755,7 @@ class _Explainer:
     def run(self) -> list[Step]:
         """Every step, until the table is the new table."""
         kinds = (
+            *((self._swap_freed,) if self.planned else ()),
             self._retarget,
             lambda: self._extend(mend=True),
             self._play,
@@ -584,18 +771,22 @@ class _Explainer:
         while self.unplayed or not all(self._done(p) for p in self.pieces):
             budget -= 1
             if budget < 0 or not any(kind() for kind in kinds):
+                if self.planned:
+                    raise SolverError(
+                        "no order of steps found keeps every table joker's meaning"
+                    )
                 raise SolverError("the explanation found no way to carry out the move (a bug)")
         return self.steps
 
 
 def _picked_up(move: Move, flow: _Flow) -> list[Tile]:
-    """The tiles :func:`rummikub.models.moves.picked_up` counts, for the flow's pairing."""
+    """The tiles :func:`rummikub.models.moves.moved_tiles` counts, for the flow's pairing."""
     old, new = move.position.table, move.melds
     left = Counter[Tile]()
     for i, meld in enumerate(old):
         j = flow.survivor.get(i)
         left += meld.counts() - new[j].counts() if j is not None else meld.counts()
-    return sorted_tiles(left.elements())
+    return sorted_tiles(plain(t) for t in left.elements())
 
 
 def _origins(move: Move, flow: _Flow) -> list[tuple[Origin, int | None]]:
@@ -659,9 +850,10 @@ def _best_melds(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, tuple[Meld,
     return best(tuple(sorted_tiles(tiles)))
 
 
-def _opening(move: Move, flow: _Flow) -> tuple[Meld, ...]:
+def _opening(move: Move, flow: _Flow, swapped: Counter[Tile]) -> tuple[Meld, ...]:
     """The opening meld of an opening turn: the new melds of rack tiles alone when they are
-    worth enough, else (the turn went on to the table) sets of the placed tiles worth most."""
+    worth enough, else (the turn went on to the table) sets of the placed tiles worth most,
+    leaving on the rack the ``swapped`` tiles that replace table jokers later if it can."""
     position = move.position
     if not position.initial or move.is_draw:
         return ()
@@ -671,16 +863,18 @@ def _opening(move: Move, flow: _Flow) -> tuple[Meld, ...]:
         for meld, row in zip(move.melds, flow.sources, strict=True)
         if all(source == RACK for source in row)
     )
-    if sum(_meld_value(m, rules) for m in own) >= rules.initial_threshold:
+    if sum(_meld_value(m, rules) for m in own) >= rules.initial_threshold and not (
+        swapped & Counter(t for m in own for t in m.tiles)
+    ):
         return own
-    return _best_melds(move.placed, rules)[1]
+    kept = list((Counter(move.placed) - swapped).elements())
+    value, melds = _best_melds(kept, rules)
+    return melds if value >= rules.initial_threshold else _best_melds(move.placed, rules)[1]
 
 
 def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
     """The rest of an opening turn that goes on to the table: the same new table, reached
     from the old table with the opening meld laid down and its tiles off the rack."""
-    from dataclasses import replace
-
     position = move.position
     laid = Counter(t for m in opening for t in m.tiles)
     rack = list(position.rack)
@@ -702,17 +896,22 @@ def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
     return replace(move, position=after, table=tuple(table), placed=tuple(placed))
 
 
-def _steps(move: Move, flow: _Flow, opening: Sequence[Meld]) -> list[Step]:
-    """The steps; an opening that goes on to the table lays its opening meld first."""
+def _steps(
+    move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | None
+) -> list[Step]:
+    """The steps; an opening that goes on to the table lays its opening meld first. With a
+    ``plan`` the move is on its tagged tables (see :func:`_tag`)."""
+    planned = plan is not None
     if not opening or not move.position.rules.continue_after_initial:
-        return _Explainer(move, flow).run()
+        return _Explainer(move, flow, planned).run()
     if Counter(t for m in opening for t in m.tiles) == Counter(move.placed) and all(
         m in move.melds for m in opening
     ):
-        return _Explainer(move, flow).run()  # nothing but the opening meld goes down
+        return _Explainer(move, flow, planned).run()  # nothing but the opening meld goes down
     plays: list[Step] = [Play(m, m.tiles) for m in opening]
     rest = _after_opening(move, opening)
-    return plays + _Explainer(rest, _flow(rest)).run()
+    fresh = plan.fresh if plan is not None else frozenset()
+    return plays + _Explainer(rest, _flow(rest, fresh), planned).run()
 
 
 @dataclass(frozen=True)
@@ -726,7 +925,9 @@ class Explanation:
     picks up (:func:`rummikub.models.moves.picked_up`), the "moved" of reports. For an
     opening turn, ``opening`` is the opening meld and ``opening_value`` what it counts
     toward the threshold (jokers as the tiles they stand for); ``goes_out`` says the rack
-    is emptied.
+    is emptied. ``flaw`` says why the steps cannot keep the strict or locked joker rule,
+    when the move itself breaks it (a solver bug); the steps then carry it out as under
+    the free rule.
     """
 
     steps: tuple[Step, ...]
@@ -737,24 +938,49 @@ class Explanation:
     opening: tuple[Meld, ...] = ()
     opening_value: int | None = None
     goes_out: bool = False
+    flaw: str | None = None
 
 
 def explanation(move: Move, steps: bool = True) -> Explanation:
     """Everything a report says about a move beyond the move itself, worked out once."""
-    flow = _flow(move)
-    opening = _opening(move, flow)
-    walkthrough = _steps(move, flow, opening) if steps else []
-    origins = _origins(move, flow)
+    on_tags, plan = _tag(move)
+    flow = _flow(on_tags, plan.fresh if plan is not None else frozenset())
+    swapped = Counter(
+        t.means
+        for meld in (plan.old if plan is not None else ())
+        for t in meld.tiles
+        if isinstance(t, TableJoker) and t.role is Role.FREED
+    )
+    opening = _opening(move, flow, swapped)
+    walkthrough: list[Step] = []
+    flaw = None
     rules = move.position.rules
+    guarded = rules.joker_rule is not JokerRule.FREE
+    if plan is None and guarded and any(m.jokers for m in move.position.table):
+        flaw = FLAW + "its table jokers cannot all keep their meaning or be swapped for their tiles"
+    if steps and plan is not None:
+        try:
+            walkthrough = _untagged(_steps(on_tags, flow, opening, plan), move, plan)
+        except SolverError as error:
+            # The move needs a swap the steps cannot give (say, its tile went into the
+            # opening meld first): a flaw of the move; or no order of steps that keeps every
+            # joker's meaning was found. Steps as under the free rule still carry it out.
+            flaw = (FLAW if isinstance(error, _NoSwap) else LIMIT) + str(error)
+            plain_flow = _flow(move)
+            walkthrough = _steps(move, plain_flow, _opening(move, plain_flow, Counter()), None)
+    elif steps:
+        walkthrough = _steps(move, flow, opening, None)
+    origins = _origins(on_tags, flow)
     return Explanation(
         tuple(walkthrough),
         tuple(tuple(row) for row in flow.sources),
         tuple(o for o, _ in origins),
         tuple(i for _, i in origins),
-        tuple(_picked_up(move, flow)),
+        tuple(_picked_up(on_tags, flow)),
         opening,
         sum(_meld_value(m, rules) for m in opening) if opening else None,
         not move.is_draw and not move.rack_left,
+        flaw,
     )
 
 

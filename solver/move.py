@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -54,6 +55,15 @@ class NewMeld:
                 for slot in joker_slots:
                     options.setdefault(slot, set()).update(stands)
         return [(slot, sorted_tiles(tiles)) for slot, tiles in sorted(options.items())]
+
+
+def table_joker_melds(table: Sequence[NewMeld]) -> list[int]:
+    """The new melds holding a joker not marked as from the rack (a table joker)."""
+    return [
+        j
+        for j, nm in enumerate(table)
+        if any(t.is_joker and not r for t, r in zip(nm.meld.tiles, nm.from_rack, strict=True))
+    ]
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from rummikub.models import (
     position_from_text,
 )
 from rummikub.models.generate import random_position
-from rummikub.models.moves import picked_up
+from rummikub.models.moves import moved_tiles
 from rummikub.models.steps import (
     Extend,
     Join,
@@ -44,6 +44,7 @@ from rummikub.models.steps import (
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
 from rummikub.solver.explanation import RACK, explain, explanation, provenance
+from rummikub.solver.move import table_joker_melds
 from rummikub.solver.objectives import Objective
 
 
@@ -79,7 +80,9 @@ def check_provenance(move: Move) -> None:
     assert came.pop(RACK, Counter()) == Counter(move.placed)
     assert came == {i: meld.counts() for i, meld in enumerate(position.table)}
     assert Counter(told.picked_up) == position.table_counts() - stayed
-    assert len(told.picked_up) == len(picked_up(position.table, move.melds))
+    hosts = table_joker_melds(move.table)
+    measure = moved_tiles(position, move.melds, move.placed, hosts_first=hosts)
+    assert len(told.picked_up) == len(measure)
 
 
 def check_explained(move: Move) -> list[Step]:

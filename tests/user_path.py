@@ -19,12 +19,13 @@ from dataclasses import dataclass, replace
 from rummikub.cli.render import render_move
 from rummikub.models import JOKER, Colour, JokerRule, Meld, Position, RuleSet, Tile
 from rummikub.models.generate import full_set, random_position
-from rummikub.models.moves import picked_up
+from rummikub.models.moves import moved_tiles
 from rummikub.models.presets import PRESETS
 from rummikub.models.steps import replay
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, solve
 from rummikub.solver.explanation import explanation
+from rummikub.solver.move import table_joker_melds
 
 JOKER_RULES = ("free", "strict", "locked")
 PRESET_NAMES = tuple(PRESETS)
@@ -120,7 +121,9 @@ def check_move_path(move: Move, thorough: bool = True) -> PathResult:
             render_move(move, steps=False)
     except Exception as error:  # any failure on the way to the user is the bug we look for
         raise UserPathError(f"{type(error).__name__}: {error}{where}") from error
-    if payload["moved"] != len(picked_up(position.table, move.melds)):
+    hosts = table_joker_melds(move.table)
+    measure = moved_tiles(position, move.melds, move.placed, hosts_first=hosts)
+    if not payload["moved"] == len(measure) == len(move.moved):
         raise UserPathError(f"--json 'moved' is not the tiles picked up{where}")
     if brief["moved"] != payload["moved"] or (thorough and "steps" in brief):
         raise UserPathError(f"--json --no-steps disagrees with --json{where}")
