@@ -57,6 +57,11 @@ class Tile:
     colour: Colour | None
     number: int | None
 
+    def __hash__(self) -> int:
+        # Not the generated hash: hash(None) (the joker's fields) differs between processes
+        # before Python 3.12, and sets of tiles must iterate alike in every run.
+        return hash((-1 if self.colour is None else int(self.colour), self.number or 0))
+
     def __post_init__(self) -> None:
         if (self.colour is None) != (self.number is None):
             raise NotationError("a tile has both a colour and a number, or neither (joker)")

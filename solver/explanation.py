@@ -345,11 +345,13 @@ def _subsets(tiles: Counter[Tile]) -> list[Counter[Tile]]:
     ``_MAX_SUBSET`` tiles, then only parts of the first ones)."""
     every = tuple(sorted_tiles(tiles.elements()))
     items = every[:_MAX_SUBSET]
-    found = {
+    # In a fixed order (dict, not set: a joker's hash may differ from run to run), so the
+    # same move gets the same steps in every process.
+    found = dict.fromkeys(
         tuple(combo) for size in range(len(items), 0, -1) for combo in combinations(items, size)
-    }
+    )
     if every:
-        found.add(every)
+        found.setdefault(every)
     return sorted((Counter(c) for c in found), key=lambda c: -c.total())
 
 

@@ -219,3 +219,17 @@ def test_numbers_beyond_the_game_fail_at_validation(text: str) -> None:
     bad = next(t for t in tiles if t.number is not None and t.number > 13)
     assert str(bad) in str(info.value)
     assert "13" in str(info.value)
+
+
+def test_tile_hashes_are_the_same_in_every_process() -> None:
+    """Sets of tiles iterate alike in every run, so the same move gets the same steps (the
+    generated hash of the joker, built on hash(None), differed between processes)."""
+    import subprocess
+    import sys
+
+    code = "from rummikub.models import Tile; print([hash(Tile.parse(t)) for t in ('j', 'r5')])"
+    runs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+        for _ in range(3)
+    }
+    assert len(runs) == 1 and runs != {""}
