@@ -27,7 +27,7 @@ from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import JOKER, Tile
-from rummikub.models.validation import table_joker_witness
+from rummikub.models.validation import opening_allows, table_joker_witness
 
 
 class Role(StrEnum):
@@ -140,7 +140,9 @@ def joker_plan(
     rules = position.rules
     if rules.joker_rule is JokerRule.FREE or not any(m.jokers for m in position.table):
         return None
-    witness = table_joker_witness(position, new_table, Counter(placed), hosts_first)
+    counts = Counter(placed)
+    allows = opening_allows(position, counts)  # an opening turn's meld keeps its tiles
+    witness = table_joker_witness(position, new_table, counts, hosts_first, allows)
     if witness is None:
         return None
     old = list(position.table)

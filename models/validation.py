@@ -31,7 +31,7 @@ The search is a brute force over these choices (a game has few jokers). Under ``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -83,9 +83,18 @@ def move_problems(
     if position.initial and placed_counts and rules.continue_after_initial:
         # The opening meld (rack tiles only) came first; the turn then went on as usual, so
         # the placed tiles must hold sets worth the threshold, which may since have moved.
-        # At least one set, whatever the threshold (a set is worth at least 3, so 1 says it).
+        # At least one set, whatever the threshold (a set is worth at least 3, so 1 says it),
+        # and not of the tiles that free table jokers later in the turn (those must still be
+        # on the rack then): some account of the table jokers must leave an opening.
         need = max(rules.initial_threshold, 1)
-        value = opening_value(list(placed_counts.elements()), rules, need)
+        opening_tiles = Counter(placed_counts)
+        if rule is not JokerRule.FREE and all(m.is_legal(rules) for m in new_table):
+            allows = opening_allows(position, placed_counts)
+            witness = table_joker_witness(position, new_table, placed_counts, allows=allows)
+            witness = witness or table_joker_witness(position, new_table, placed_counts)
+            if witness is not None:
+                opening_tiles -= Counter(t for _, freed in witness.old.values() for t in freed)
+        value = opening_value(list(opening_tiles.elements()), rules, need)
         if value < need:
             problems.append(
                 f"the placed tiles hold no opening meld worth {rules.initial_threshold} "
@@ -93,6 +102,8 @@ def move_problems(
                 if value
                 else "the placed tiles hold no opening meld (no set of rack tiles alone)"
             )
+            if opening_tiles != placed_counts:
+                problems[-1] += ", not counting the tiles that free table jokers"
     elif position.initial and placed_counts:
         old = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in position.table)
         new = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in new_table)
@@ -263,15 +274,33 @@ class JokerWitness:
     hosts: dict[int, int] | None  # None under locked: a freed joker may go to any free slot
 
 
+def opening_allows(
+    position: Position, placed: Counter[Tile]
+) -> Callable[[Counter[Tile]], bool] | None:
+    """For an opening turn that goes on to the table: whether the placed tiles other than
+    those that free table jokers (``freed``) still hold the opening meld. None otherwise."""
+    rules = position.rules
+    if not (position.initial and rules.continue_after_initial and placed):
+        return None  # nothing placed: no opening to keep
+    need = max(rules.initial_threshold, 1)
+
+    def allows(freed: Counter[Tile]) -> bool:
+        return opening_value(list((placed - freed).elements()), rules, need) >= need
+
+    return allows
+
+
 def table_joker_witness(
     position: Position,
     new_table: Sequence[Meld],
     placed: Counter[Tile],
     hosts_first: Sequence[int] = (),
+    allows: Callable[[Counter[Tile]], bool] | None = None,
 ) -> JokerWitness | None:
     """An assignment of stayed and freed table jokers that fits the joker rule, with as few
     freed jokers as any (None under ``free``, without table jokers, or when none fits), the
-    new melds ``hosts_first`` tried first as hosts. The new melds must be legal."""
+    new melds ``hosts_first`` tried first as hosts; with ``allows``, only one whose freed
+    jokers' tiles it accepts. The new melds must be legal."""
     rules = position.rules
     rule = rules.joker_rule
     old = [(i, meld) for i, meld in enumerate(position.table) if meld.jokers]
@@ -292,7 +321,7 @@ def table_joker_witness(
     for combo in combos:
         staying = tuple(sorted(t for s, _ in combo for t in s))
         freed = Counter(t for _, f in combo for t in f)
-        if freed - placed or staying not in by_staying:
+        if freed - placed or staying not in by_staying or (allows and not allows(freed)):
             continue
         for reading in by_staying[staying]:
             if sum(k for _, k in reading) < freed.total():

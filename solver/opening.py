@@ -65,10 +65,17 @@ def add_opening_witness(model: Formulation, position: Position) -> None:
         witness.append((var, s.value))
         for t, a in s.counts:
             uses[t].append((var, a))
+    # A table joker freed later in the turn is swapped for a tile still on the rack: not one
+    # the opening meld has already laid down.
+    swapped: dict[int, list[tuple[int, int]]] = {}
+    if model.table_jokers is not None:
+        for jokers in model.table_jokers.melds:
+            for t, var in jokers.freed.items():
+                swapped.setdefault(t, []).append((var, 1))
     for t, terms in sorted(uses.items()):
         if terms:
             name = f"opening uses placed [{rules.tile_types[t]}]"
-            model.at_most(name, (*terms, (placed_var[t], -1)), 0)
+            model.at_most(name, (*terms, *swapped.get(t, ()), (placed_var[t], -1)), 0)
     _open_or_nothing(model, tuple(witness), sum(rack.values()))
 
 

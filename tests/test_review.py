@@ -25,7 +25,7 @@ from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile
 from rummikub.models.validation import move_problems
-from rummikub.solver import solve
+from rummikub.solver import Limit, solve
 
 MAX_TILES = "max-tiles" if "max-tiles" in STRATEGIES else "optimal"  # renamed; both accepted
 PLAYERS = f"{MAX_TILES},human,never-play"
@@ -136,8 +136,8 @@ def test_human_falls_short_and_every_better_move_is_legal_and_proved(
 def test_the_optimum_agrees_with_a_second_backend(reviewed: dict[str, Any]) -> None:
     pytest.importorskip("pulp")
     for turn, position in _better_moves(reviewed, "human")[:3]:
-        other = solve(position, "tiles", backend="cbc")
-        assert other.is_optimal
+        other = solve(position, "tiles", backend="cbc", limit=Limit(seconds=120))
+        assert other.is_optimal, f"CBC: {other.status} after {other.seconds:.1f} s"
         assert (other.placed_count, other.placed_value) == (
             turn["optimum"]["placed_count"],
             turn["optimum"]["placed_value"],
