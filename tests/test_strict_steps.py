@@ -55,5 +55,13 @@ def test_a_joker_that_keeps_its_meaning_is_not_swapped() -> None:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_every_swapped_joker_lands_in_a_host(preset: str) -> None:
     rules = rules_for(preset, "strict")
-    swaps = sum(_check_swaps(joker_heavy_position(seed, rules)) for seed in range(60))
-    assert swaps >= 10  # the sample exercises swaps
+    swaps = sum(_check_swaps(joker_heavy_position(seed, rules)) for seed in range(20))
+    assert swaps >= 3  # the sample exercises swaps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_swapped_joker_lands_in_a_host_campaign(preset: str) -> None:
+    rules = rules_for(preset, "strict")
+    swaps = sum(_check_swaps(joker_heavy_position(seed, rules)) for seed in range(20, 220))
+    assert swaps >= 30

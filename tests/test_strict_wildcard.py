@@ -173,6 +173,7 @@ def test_three_jokers_staying_jokers_leave_the_hosts_rack_tiles(text: str) -> No
     assert move_problems(position, move.melds, move.placed) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [RuleSet(colours=3, numbers=8, jokers=3), RuleSet(colours=2, numbers=13, jokers=3)],
