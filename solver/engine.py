@@ -118,22 +118,28 @@ def _explicit_hosts(position: Position) -> bool:
 def _strict_by_bounds(
     position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
 ) -> tuple[Formulation, RawSolution]:
-    """The strict model's optimum, found in a smaller model when a bound proves it there.
+    """The strict model's optimum, found in smaller models when a bound proves it there.
 
-    The strict model without the long host runs (``Hosts.SHORT``) allows only strict
-    moves, so its optimum is a strict move; it is the strict optimum when it reaches the
-    locked optimum, an upper bound (every strict move is a locked move, and the locked
-    model is the small wildcard form). Otherwise the exact model is solved. Scores are
+    First the strict optimum with as many jokers per set as the game has (the small
+    wildcard form, :func:`_relaxed`): it bounds every strict move, and is the answer
+    when none of its sets holds more jokers than the rules allow. Else the strict model
+    without the long host runs (``Hosts.SHORT``), which allows only strict moves: its
+    optimum is the answer when it reaches the bound. Else the exact model. Scores are
     compared level by level, as the objective is lexicographic. The solves share the
     time limit.
     """
     deadline = time.perf_counter() + limit.seconds
+    relaxed = _relaxed(position, goal, keep_jokers)
+    loose = run_backend(relaxed, limit)
+    bound = None
+    if loose.status is Status.OPTIMAL:
+        if _within_joker_limit(position, relaxed, loose.values):
+            return relaxed, loose
+        bound = relaxed.scores(loose.values)
     short = formulate_turn(position, goal, keep_jokers, host_sets=Hosts.SHORT)
-    found = run_backend(short, limit)
-    if found.status is Status.OPTIMAL:
-        bound = _locked_optimum(position, goal, keep_jokers, _left(limit, deadline), run_backend)
-        if bound == list(short.scores(found.values).values()):
-            return short, found
+    found = run_backend(short, _left(limit, deadline))
+    if found.status is Status.OPTIMAL and bound == short.scores(found.values):
+        return short, found
     exact = formulate_turn(position, goal, keep_jokers)
     raw = run_backend(exact, _left(limit, deadline))
     if raw.status is Status.UNKNOWN and found.status in (Status.OPTIMAL, Status.FEASIBLE):
@@ -147,14 +153,30 @@ def _left(limit: Limit, deadline: float) -> Limit:
     return Limit(seconds, limit.workers, limit.deterministic)
 
 
-def _locked_optimum(
-    position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
-) -> list[int] | None:
-    """The locked optimum's scores (None when not proved optimal within the limit)."""
-    locked = replace(position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED))
-    model = formulate_turn(locked, goal, keep_jokers)
-    raw = run_backend(model, limit)
-    return list(model.scores(raw.values).values()) if raw.status is Status.OPTIMAL else None
+def _relaxed(position: Position, goal: Objective, keep_jokers: bool) -> Formulation:
+    """A small model whose moves include every strict move of the position.
+
+    The strict rule with as many jokers per set as the game has, which the wildcard form
+    fits whenever the game has fewer jokers than a set has tiles; else the locked rule
+    (every strict move is a locked move), a weaker bound, as it lets a freed joker go
+    anywhere.
+    """
+    rules = position.rules
+    most = max(rules.jokers, rules.max_jokers_per_set)
+    relaxed = replace(position, rules=replace(rules, max_jokers_per_set=most))
+    if not TilePool.of(as_played(relaxed)).wildcard:
+        relaxed = replace(position, rules=replace(rules, joker_rule=JokerRule.LOCKED))
+    return formulate_turn(relaxed, goal, keep_jokers)
+
+
+def _within_joker_limit(position: Position, model: Formulation, values: tuple[int, ...]) -> bool:
+    """Whether a strict solution of the relaxed model is a strict move of the position:
+    no set holds more jokers than its rules allow."""
+    if model.rules.joker_rule is not JokerRule.STRICT:
+        return False  # the locked bound's moves need not be strict moves
+    table, _, _ = extract(as_played(position), model, values)
+    most = position.rules.max_jokers_per_set
+    return all(new.meld.jokers <= most for new in table)
 
 
 @dataclass(frozen=True)

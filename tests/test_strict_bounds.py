@@ -1,17 +1,19 @@
 """The strict joker rule's bounds (``solver/engine.py``, ``_strict_by_bounds``).
 
 Where the strict model spells out its jokers (more jokers in play than a set may hold),
-the solver first solves it without the long host runs (a restriction: only strict moves)
-and keeps its optimum when it reaches the locked optimum (an upper bound); in the
-wildcard form the exact model is solved directly. These tests check, on random small
-games with table jokers, that the bounds are bounds (restriction <= exact <= locked,
+the solver first solves the strict rule with as many jokers per set as the game has (the
+wildcard form; when that does not fit either, the locked rule): every strict move is among
+its moves, so its optimum is an upper bound, and it is the answer when no set of it holds
+too many jokers. Else the model without the long host runs (only strict moves) is solved,
+and kept when it reaches the bound; else the exact model. These tests check, on random
+small games with table jokers, that the bounds are bounds (restriction <= exact <= bound,
 lexicographically, each model solved directly), that ``solve`` returns the exact model's
-optimum with a legal move, and that the joker-rule oracle agrees both where the locked
-optimum is a strict move and where it is not.
+optimum with a legal move, and that the joker-rule oracle agrees on every branch.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -19,7 +21,7 @@ from oracle_jokers import joker_oracle_answer
 from solver_score import solver_score
 from test_joker_rules import RULES, joker_position, under
 
-from rummikub.models import JokerRule
+from rummikub.models import JokerRule, RuleSet
 from rummikub.models.position import Position
 from rummikub.models.validation import move_problems
 from rummikub.solver import Limit, solve
@@ -29,7 +31,9 @@ from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import formulate_turn
 from rummikub.solver.table_jokers import Hosts
 
-SEEDS = range(90_000, 90_060)
+# Three jokers and sets of 3: raising the jokers per set does not give the wildcard form.
+GAMES = {**RULES, "c3n7-3j": RuleSet(colours=3, numbers=7, copies=2, jokers=3)}
+SEEDS = range(90_000, 90_100)
 MODES = (("tiles", False), ("value", False), ("tiles", True))
 
 
@@ -44,8 +48,8 @@ def _strict_positions() -> list[tuple[Position, str, bool]]:
     """Sample positions whose rack can free a table joker, under the strict rule."""
     found = []
     for i, seed in enumerate(SEEDS):
-        name = list(RULES)[i % len(RULES)]
-        position = under(joker_position(seed, RULES[name]), "strict")
+        name = list(GAMES)[i % len(GAMES)]
+        position = under(joker_position(seed, GAMES[name]), "strict")
         if TilePool.of(position).freeable:
             objective, keep = MODES[i % len(MODES)]
             found.append((position, objective, keep))
@@ -55,8 +59,23 @@ def _strict_positions() -> list[tuple[Position, str, bool]]:
 POSITIONS = _strict_positions()
 
 
+def _bound_position(position: Position) -> tuple[str, Position]:
+    """The relaxation the solver bounds a strict position with, and its name."""
+    rules = position.rules
+    most = max(rules.jokers, rules.max_jokers_per_set)
+    relaxed = replace(position, rules=replace(rules, max_jokers_per_set=most))
+    if TilePool.of(relaxed).wildcard:
+        return "more jokers per set", relaxed
+    return "locked", replace(position, rules=replace(rules, joker_rule=JokerRule.LOCKED))
+
+
+def _explicit(position: Position) -> bool:
+    return not TilePool.of(position).wildcard
+
+
 def test_sample_is_large_enough() -> None:
-    assert len(POSITIONS) >= 30
+    assert len(POSITIONS) >= 60
+    assert sum(_explicit(p) for p, _, _ in POSITIONS) >= 20
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
@@ -64,27 +83,41 @@ def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
     position, objective, keep = POSITIONS[index]
     short = _optimum(position, objective, keep, Hosts.SHORT)
     exact = _optimum(position, objective, keep, Hosts.EXACT)
-    locked_position = replace(position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED))
+    _, relaxed = _bound_position(position)
+    bound = _optimum(relaxed, objective, keep, Hosts.EXACT)
+    locked_position = under(position, "locked")
     locked = _optimum(locked_position, objective, keep, Hosts.EXACT)
-    assert short <= exact <= locked, (short, exact, locked)
+    assert short <= exact <= bound, (short, exact, bound)
+    assert exact <= locked, (exact, locked)
     move = solve(position, objective, keep_jokers=keep)
     assert move.status == "optimal"
     assert list(move.scores.values()) == exact
     assert move_problems(position, move.melds, move.placed) == []
 
 
-def test_oracle_agrees_whether_or_not_the_locked_optimum_is_strict() -> None:
-    """Both branches occur in the sample, and the oracle agrees with ``solve`` in each."""
-    branches = {"locked reached": 0, "locked not reached": 0}
+def _branch(position: Position, objective: str, keep: bool) -> str:
+    """Which of the solver's models gives the answer (as ``_strict_by_bounds`` decides)."""
+    name, relaxed = _bound_position(position)
+    if name != "locked":
+        loose = solve(relaxed, objective, keep_jokers=keep)
+        if all(meld.jokers <= position.rules.max_jokers_per_set for meld in loose.melds):
+            return "the relaxed move"
+    bound = _optimum(relaxed, objective, keep, Hosts.EXACT)
+    if _optimum(position, objective, keep, Hosts.SHORT) == bound:
+        return f"short reaches the {name} bound"
+    return f"exact, {name} bound"
+
+
+def test_oracle_agrees_on_every_branch() -> None:
+    """Each way the solver finds the strict optimum occurs in the sample, and the oracle
+    agrees with ``solve`` on every position."""
+    branches = Counter[str]()
     for position, objective, keep in POSITIONS:
-        locked_position = replace(
-            position, rules=replace(position.rules, joker_rule=JokerRule.LOCKED)
-        )
-        reached = _optimum(position, objective, keep, Hosts.SHORT) == _optimum(
-            locked_position, objective, keep, Hosts.EXACT
-        )
-        branches["locked reached" if reached else "locked not reached"] += 1
+        if _explicit(position):
+            branches[_branch(position, objective, keep)] += 1
         move = solve(position, objective, keep_jokers=keep)
         expected = joker_oracle_answer(position, "strict", objective, keep).score
         assert solver_score(move) == expected
-    assert min(branches.values()) >= 3, branches
+    assert branches["the relaxed move"] >= 3, branches
+    assert branches["short reaches the locked bound"] + branches["exact, locked bound"] >= 3
+    assert branches["exact, more jokers per set bound"] >= 1, branches
