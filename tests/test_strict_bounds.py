@@ -78,7 +78,11 @@ def test_sample_is_large_enough() -> None:
     assert sum(_explicit(p) for p, _, _ in POSITIONS) >= 20
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
+# The quick subset checks the first 30; the full suite all of them.
+@pytest.mark.parametrize(
+    "index",
+    [pytest.param(i, marks=pytest.mark.slow if i >= 30 else ()) for i in range(len(POSITIONS))],
+)
 def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
     position, objective, keep = POSITIONS[index]
     short = _optimum(position, objective, keep, Hosts.SHORT)
