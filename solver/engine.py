@@ -17,7 +17,7 @@ from rummikub.solver.formulation import Formulation, TilePool
 from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move, table_joker_melds
 from rummikub.solver.objectives import Objective
-from rummikub.solver.opening import as_played, formulate_turn
+from rummikub.solver.opening import as_played, continues_onto_table, formulate_turn
 from rummikub.solver.table_jokers import Hosts
 
 __all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
@@ -174,6 +174,8 @@ def _within_joker_limit(position: Position, model: Formulation, values: tuple[in
     no set holds more jokers than its rules allow."""
     if model.rules.joker_rule is not JokerRule.STRICT:
         return False  # the locked bound's moves need not be strict moves
+    if continues_onto_table(position):
+        return False  # the opening meld laid first is not on the table it ends with
     table, _, _ = extract(as_played(position), model, values)
     most = position.rules.max_jokers_per_set
     return all(new.meld.jokers <= most for new in table)

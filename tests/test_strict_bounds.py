@@ -125,3 +125,19 @@ def test_oracle_agrees_on_every_branch() -> None:
     assert branches["the relaxed move"] >= 3, branches
     assert branches["short reaches the locked bound"] + branches["exact, locked bound"] >= 3
     assert branches["exact, more jokers per set bound"] >= 1, branches
+
+
+def test_an_opening_that_continues_is_checked_beyond_the_table() -> None:
+    """The relaxed model may lay an opening meld with more jokers than a set may hold
+    (here k4 j j k7, worth 22) and end on a table whose sets are all within the limit:
+    its move is not taken, the exact model decides (found by review)."""
+    position = Position.parse(
+        "rules: american numbers=10 copies=1 jokers=3 min_len=4 initial_threshold=20 "
+        "continue_after_initial=yes joker_rule=strict\n"
+        "table: k1 k2 k3 j k5\nrack: k4 k7 b1 b2 b4 j j\ninitial: yes"
+    )
+    for objective, keep in MODES:
+        move = solve(position, objective, keep_jokers=keep)
+        assert move_problems(position, move.melds, move.placed) == []
+        assert list(move.scores.values()) == _optimum(position, objective, keep, Hosts.EXACT)
+        assert move.placed == ()  # no legal opening of 20 without two jokers in a set
