@@ -20,6 +20,9 @@ class _Draft:
     original: Counter[Tile] = field(default_factory=Counter)
     meanings: dict[int, Tile] = field(default_factory=dict)  # joker position -> its tile
 
+    def jokers(self) -> int:
+        return sum(t.is_joker for t in self.tiles)
+
     def meld(self) -> Meld:
         declared = tuple(self.meanings.get(i) for i, t in enumerate(self.tiles) if t.is_joker)
         return Meld(self.tiles, declared)
@@ -153,12 +156,13 @@ def extract(
                 turn[col] += 1
                 real_in.setdefault(id(draft), Counter())[tile] += 1
         # Where the model says staying jokers lie (only when jokers per set could overflow),
-        # spread over the copies of a set, never on a host's rack tile.
+        # spread over the copies of a set, never on a host's rack tile: each to a copy with
+        # the fewest jokers, as the model caps them per copy (over all the tiles they stand
+        # for: j=b5 and j=b6 in two copies of b5 b6 b7 go one to each).
         for col, tile, count in jokers.staying_placed(rules, values):
             targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
-            for k in range(count):
-                for i in range(len(targets)):
-                    target = targets[(k + i) % len(targets)]
+            for _ in range(count):
+                for target in sorted(targets, key=_Draft.jokers):
                     if target.to_joker(tile, 1, skip=real_in.get(id(target))):
                         break
                 else:

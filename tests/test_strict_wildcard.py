@@ -21,7 +21,7 @@ from rummikub.models import JokerRule, Meld, RuleSet, Tile, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.position import Position
 from rummikub.models.validation import move_problems
-from rummikub.solver import Limit, solve
+from rummikub.solver import Limit, solve, solve_top
 from rummikub.solver.cpsat import solve_cpsat
 from rummikub.solver.formulation import TilePool
 from rummikub.solver.objectives import Objective
@@ -171,6 +171,21 @@ def test_three_jokers_staying_jokers_leave_the_hosts_rack_tiles(text: str) -> No
     position = position_from_text(text)
     move = solve(position)
     assert move_problems(position, move.melds, move.placed) == []
+
+
+def test_staying_jokers_in_copies_of_one_set_go_one_to_each() -> None:
+    """The two staying jokers j=b5 and j=b6 land in two copies of b5 b6 b7: at most one
+    joker per set (american), so one to each copy, not both in one (found by review in the
+    third-best move, which printed 'j=b5 j=b6 b7')."""
+    position = position_from_text(
+        "rules: american colours=3 numbers=7 jokers=3 initial_threshold=0 "
+        "continue_after_initial=yes joker_rule=strict\n"
+        "table: r2 r3 j | k6 j r6 | k5 j r5\nrack: r1 b6 b5 k7 b7 b7 k7 b2 b2 b3\ninitial: yes"
+    )
+    ranked = solve_top(position, 3, "value")
+    assert len(ranked.moves) == 3
+    for move in ranked.moves:
+        assert move_problems(position, move.melds, move.placed) == []
 
 
 @pytest.mark.slow
