@@ -11,6 +11,7 @@ from rummikub.models.jokers import JokerRule
 from rummikub.models.moves import moved_tiles
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
+from rummikub.models.validation import move_problems
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation, TilePool
@@ -46,6 +47,11 @@ def _move(
         values, status = raw.values, raw.status
     table, placed, _ = extract(as_played(position), model, values)
     assert not Counter(placed) - position.rack_counts()
+    # Every answer passes the independent validator before anyone sees it: a model or
+    # extraction bug stops here as an internal error, never as an illegal move on screen.
+    problems = move_problems(position, [nm.meld for nm in table], placed)
+    if problems:
+        raise RuntimeError("the solver's move breaks the rules (a bug): " + "; ".join(problems))
     # What reports call moved: the tiles picked up, with the solver's kept melds preferred
     # among equally good pairings (as the explanation pairs them).
     prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -282,6 +283,32 @@ def test_a_library_error_on_an_accepted_position_is_a_bug(
     assert err.startswith("internal error (a bug in rummikub; please report this line): ")
     assert "SolverError: new meld does not hold its old meld; position: {" in err
     assert err.count("\n") == 1 and out == ""
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--top", "2"]])
+def test_an_illegal_answer_never_reaches_the_screen(
+    monkeypatch: pytest.MonkeyPatch, extra: list[str]
+) -> None:
+    """A model or extraction bug that builds an illegal table (here: a set loses a tile)
+    is caught by the validator inside ``solve``: exit 1 with the position, no move shown."""
+    import rummikub.solver.engine as engine
+    from rummikub.models import Meld
+    from rummikub.solver.move import NewMeld
+
+    real = engine.extract
+
+    def lossy(*args: Any, **kwargs: Any) -> Any:
+        table, placed, moved = real(*args, **kwargs)
+        first = table[0]
+        short = NewMeld(Meld(first.meld.tiles[:2]), first.origin, first.source, first.from_rack[:2])
+        return (short, *table[1:]), placed, moved
+
+    monkeypatch.setattr(engine, "extract", lossy)
+    code, out, err = run("solve", "--table", "r5 r6 r7", "--rack", "r8 b1", *extra)
+    assert code == 1, err
+    assert err.startswith("internal error (a bug in rummikub; please report this line): ")
+    assert "the solver's move breaks the rules (a bug)" in err and "; position: {" in err
+    assert out == ""
 
 
 def test_bad_input_stays_exit_2() -> None:
