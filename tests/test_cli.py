@@ -291,11 +291,9 @@ def test_an_illegal_answer_never_reaches_the_screen(
 ) -> None:
     """A model or extraction bug that builds an illegal table (here: a set loses a tile)
     is caught by the validator inside ``solve``: exit 1 with the position, no move shown."""
-    import rummikub.solver.engine as engine
     from rummikub.models import Meld
+    from rummikub.solver.extraction import extract as real
     from rummikub.solver.move import NewMeld
-
-    real = engine.extract
 
     def lossy(*args: Any, **kwargs: Any) -> Any:
         table, placed, moved = real(*args, **kwargs)
@@ -303,7 +301,7 @@ def test_an_illegal_answer_never_reaches_the_screen(
         short = NewMeld(Meld(first.meld.tiles[:2]), first.origin, first.source, first.from_rack[:2])
         return (short, *table[1:]), placed, moved
 
-    monkeypatch.setattr(engine, "extract", lossy)
+    monkeypatch.setattr("rummikub.solver.engine.extract", lossy)
     code, out, err = run("solve", "--table", "r5 r6 r7", "--rack", "r8 b1", *extra)
     assert code == 1, err
     assert err.startswith("internal error (a bug in rummikub; please report this line): ")
