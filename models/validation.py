@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, product
 
 from rummikub.models.errors import RummikubError
@@ -219,32 +219,12 @@ def _new_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, int]]:
     return sorted(found)
 
 
-def _hosts_exist(candidates: list[tuple[int, set[Tile]]], budget: Counter[Tile], need: int) -> bool:
-    """Whether melds (free joker slots, non-joker tiles) can host ``need`` freed jokers, each
-    host counting two of its tiles as placed ones, within ``budget`` placed tiles per type."""
-    if need <= 0:
-        return True
-    if not candidates:
-        return False
-    (slots, tiles), rest = candidates[0], candidates[1:]
-    if _hosts_exist(rest, budget, need):
-        return True
-    usable = sorted(t for t in tiles if budget[t] > 0)
-    for a, b in combinations(usable, 2):
-        budget[a] -= 1
-        budget[b] -= 1
-        found = _hosts_exist(rest, budget, need - slots)
-        budget[a] += 1
-        budget[b] += 1
-        if found:
-            return True
-    return False
-
-
 def _host_counts(
     candidates: list[tuple[int, int, set[Tile]]], budget: Counter[Tile], need: int
 ) -> dict[int, int] | None:
-    """As :func:`_hosts_exist`, with the hosts found: new meld -> freed jokers it takes."""
+    """Melds (new meld, free joker slots, non-joker tiles) that can host ``need`` freed
+    jokers, each host counting two of its tiles as placed ones, within ``budget`` placed
+    tiles per type: new meld -> freed jokers it takes (None when there are none)."""
     if need <= 0:
         return {}
     if not candidates:
@@ -358,37 +338,19 @@ def table_joker_problems(
     old = [(m, meld) for m, meld in enumerate(position.table, 1) if meld.jokers]
     if rule is JokerRule.FREE or not old:
         return []
-    strict = rule is JokerRule.STRICT
+    if table_joker_witness(position, new_table, placed) is not None:
+        return []
+    if rule is JokerRule.STRICT:
+        locked = replace(position, rules=replace(rules, joker_rule=JokerRule.LOCKED))
+        if table_joker_witness(locked, new_table, placed) is not None:
+            return [
+                "strict joker rule: a freed table joker must go into a meld with at least two "
+                "tiles from the rack (besides the tile that replaced it), and no meld of the "
+                "new table holds it so"
+            ]
     old_options = [_old_choices(meld, rules) for _, meld in old]
     new = [(i, meld) for i, meld in enumerate(new_table) if meld.jokers]
     new_options = [_new_choices(meld, rules) for _, meld in new]
-    # The new table's staying jokers (sorted tiles) -> the free joker slots of each new meld.
-    by_staying: dict[Tiles, list[tuple[int, ...]]] = {}
-    for reading in product(*new_options):
-        staying = tuple(sorted(t for s, _ in reading for t in s))
-        by_staying.setdefault(staying, []).append(tuple(k for _, k in reading))
-    real_tiles = [{t for t in meld.tiles if not t.is_joker} for _, meld in new]
-    locked_ok = False
-    for combo in product(*old_options):
-        staying = tuple(sorted(t for s, _ in combo for t in s))
-        freed = Counter(t for _, f in combo for t in f)
-        if freed - placed or staying not in by_staying:
-            continue
-        for slots in by_staying[staying]:
-            if sum(slots) < freed.total():
-                continue
-            locked_ok = True
-            if not strict:
-                return []
-            candidates = [(k, real_tiles[n]) for n, k in enumerate(slots) if k]
-            if _hosts_exist(candidates, placed - freed, freed.total()):
-                return []
-    if locked_ok:
-        return [
-            "strict joker rule: a freed table joker must go into a meld with at least two "
-            "tiles from the rack (besides the tile that replaced it), and no meld of the new "
-            "table holds it so"
-        ]
     return _diagnose(position, old, old_options, new, new_options, placed, rule)
 
 
