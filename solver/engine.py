@@ -49,13 +49,13 @@ def _move(
     assert not Counter(placed) - position.rack_counts()
     # Every answer passes the independent validator before anyone sees it: a model or
     # extraction bug stops here as an internal error, never as an illegal move on screen.
-    problems = move_problems(position, [nm.meld for nm in table], placed)
+    melds = [nm.meld for nm in table]
+    problems = move_problems(position, melds, placed)
     if problems:
         raise RuntimeError("the solver's move breaks the rules (a bug): " + "; ".join(problems))
     # What reports call moved: the tiles picked up, with the solver's kept melds preferred
     # among equally good pairings (as the explanation pairs them).
     prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
-    melds = [nm.meld for nm in table]
     moved = tuple(moved_tiles(position, melds, placed, prefer, table_joker_melds(table)))
     return Move(
         position=position,
