@@ -19,7 +19,6 @@ from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move, table_joker_melds
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, continues_onto_table, formulate_turn
-from rummikub.solver.table_jokers import Hosts
 
 __all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
 
@@ -124,33 +123,21 @@ def _explicit_hosts(position: Position) -> bool:
 def _strict_by_bounds(
     position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
 ) -> tuple[Formulation, RawSolution]:
-    """The strict model's optimum, found in smaller models when a bound proves it there.
+    """The strict model's optimum, found in a smaller model when that one's move is legal.
 
-    First the strict optimum with as many jokers per set as the game has (the small
-    wildcard form, :func:`_relaxed`): it bounds every strict move, and is the answer
-    when none of its sets holds more jokers than the rules allow. Else the strict model
-    without the long host runs (``Hosts.SHORT``), which allows only strict moves: its
-    optimum is the answer when it reaches the bound. Else the exact model. Scores are
-    compared level by level, as the objective is lexicographic. The solves share the
-    time limit.
+    Where it fits, first the strict rule with as many jokers per set as the game has (the
+    small wildcard form, :func:`_relaxed`): its moves include every strict move, so its
+    optimum is the answer when none of its sets holds more jokers than the rules allow.
+    Else the exact model, in the time left.
     """
     deadline = time.perf_counter() + limit.seconds
     relaxed = _relaxed(position, goal, keep_jokers)
-    loose = run_backend(relaxed, limit)
-    bound = None
-    if loose.status is Status.OPTIMAL:
-        if _within_joker_limit(position, relaxed, loose.values):
+    if relaxed is not None:
+        loose = run_backend(relaxed, limit)
+        if loose.status is Status.OPTIMAL and _within_joker_limit(position, relaxed, loose.values):
             return relaxed, loose
-        bound = relaxed.scores(loose.values)
-    short = formulate_turn(position, goal, keep_jokers, host_sets=Hosts.SHORT)
-    found = run_backend(short, _left(limit, deadline))
-    if found.status is Status.OPTIMAL and bound == short.scores(found.values):
-        return short, found
     exact = formulate_turn(position, goal, keep_jokers)
-    raw = run_backend(exact, _left(limit, deadline))
-    if raw.status is Status.UNKNOWN and found.status in (Status.OPTIMAL, Status.FEASIBLE):
-        return short, RawSolution(Status.FEASIBLE, found.values, found.seconds)  # a strict move
-    return exact, raw
+    return exact, run_backend(exact, _left(limit, deadline))
 
 
 def _left(limit: Limit, deadline: float) -> Limit:
@@ -159,27 +146,23 @@ def _left(limit: Limit, deadline: float) -> Limit:
     return Limit(seconds, limit.workers, limit.deterministic)
 
 
-def _relaxed(position: Position, goal: Objective, keep_jokers: bool) -> Formulation:
-    """A small model whose moves include every strict move of the position.
+def _relaxed(position: Position, goal: Objective, keep_jokers: bool) -> Formulation | None:
+    """A small model whose moves include every strict move of the position, if one fits.
 
-    The strict rule with as many jokers per set as the game has, which the wildcard form
-    fits whenever the game has fewer jokers than a set has tiles; else the locked rule
-    (every strict move is a locked move), a weaker bound, as it lets a freed joker go
-    anywhere.
+    The strict rule with as many jokers per set as the game has, in the wildcard form,
+    which fits whenever the game has fewer jokers than a set has tiles (else ``None``).
     """
     rules = position.rules
     most = max(rules.jokers, rules.max_jokers_per_set)
     relaxed = replace(position, rules=replace(rules, max_jokers_per_set=most))
     if not TilePool.of(as_played(relaxed)).wildcard:
-        relaxed = replace(position, rules=replace(rules, joker_rule=JokerRule.LOCKED))
+        return None
     return formulate_turn(relaxed, goal, keep_jokers)
 
 
 def _within_joker_limit(position: Position, model: Formulation, values: tuple[int, ...]) -> bool:
-    """Whether a strict solution of the relaxed model is a strict move of the position:
-    no set holds more jokers than its rules allow."""
-    if model.rules.joker_rule is not JokerRule.STRICT:
-        return False  # the locked bound's moves need not be strict moves
+    """Whether a solution of the relaxed model is a strict move of the position: no set
+    holds more jokers than its rules allow."""
     if continues_onto_table(position):
         return False  # the opening meld laid first is not on the table it ends with
     table, _, _ = extract(as_played(position), model, values)

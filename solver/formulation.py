@@ -46,7 +46,6 @@ from rummikub.solver.program import (
 from rummikub.solver.sets import mask, sets_in_play
 from rummikub.solver.stand_ins import StandIns, wildcard_copies, wildcard_sets
 from rummikub.solver.table_jokers import (
-    Hosts,
     TableJokerRules,
     joker_meanings,
     long_host_runs,
@@ -190,7 +189,6 @@ def formulate(
     keep_jokers: bool = False,
     *,
     distinct: bool = False,
-    host_sets: Hosts = Hosts.EXACT,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position, under its rules.
 
@@ -198,9 +196,7 @@ def formulate(
     column's tiles say which meld it lays, jokers included, so that one solution is one
     table. The wildcard form's lighter columns (a kept meld's jokers left to stand-ins or
     open places, one column for sets that differ only in tiles nobody holds) are the same
-    optimum but not that. ``host_sets`` (strict rules): which sets may hold a freed joker;
-    only :attr:`Hosts.EXACT` is the rule, :attr:`Hosts.SHORT` allows fewer moves (see
-    :mod:`~rummikub.solver.table_jokers`).
+    optimum but not that.
     """
     pool = TilePool.of(position)
     rules = position.rules
@@ -212,7 +208,6 @@ def formulate(
     hosts_needed = strict and pool.freeable
     jokers = pool.jokers
     wildcard = pool.wildcard and not (hosts_needed and distinct)
-    long_runs = hosts_needed and host_sets.long_runs
     two_freed = pool.freeable_jokers >= 2  # a long host may have to hold two freed jokers
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
@@ -225,11 +220,11 @@ def formulate(
         extensions.append(table_jokers)
     if wildcard:
         found = wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
-        if long_runs:
+        if hosts_needed:
             found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two_freed)
         sets = [(s, wildcard_copies(s, missing, pool.available, jokers)) for s, missing in found]
     else:
-        extra = long_hosts(rules, pool.rack, pool.available, two_freed) if long_runs else ()
+        extra = long_hosts(rules, pool.rack, pool.available, two_freed) if hosts_needed else ()
         sets = list(sets_in_play(rules, pool.available, extra))
     if not position.initial:
         extensions.append(KeptMelds(position, pool.in_play, jokers, stand_ins, table_jokers))

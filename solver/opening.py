@@ -31,7 +31,6 @@ from rummikub.models.position import Position
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.objectives import Objective
 from rummikub.solver.program import Extension, Formulation
-from rummikub.solver.table_jokers import Hosts
 
 
 def continues_onto_table(position: Position) -> bool:
@@ -112,14 +111,13 @@ def formulate_turn(
     keep_jokers: bool = False,
     *,
     distinct: bool = False,
-    host_sets: Hosts = Hosts.EXACT,
 ) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
     from rummikub.solver.formulation import formulate  # it builds the rack-only opening
 
     played = as_played(position)
-    model = formulate(played, objective, keep_jokers, distinct=distinct, host_sets=host_sets)
+    model = formulate(played, objective, keep_jokers, distinct=distinct)
     if continues_onto_table(position):
         add_opening_witness(model, position)
     return model

@@ -16,10 +16,10 @@ freed jokers``. Which physical joker sits where does not matter (two jokers can 
 places), so that is exact. With more jokers in play than a set may hold, ``s[c,t]`` says
 in which column a staying joker lies, so the per-set joker limit still holds.
 
-Runs longer than the catalogue's that may host a freed joker (:func:`long_hosts`) are
-most of the strict model's columns and most of its solve time, yet rarely needed. So the
-model comes in two :class:`Hosts` variants: the exact one and one without them (a
-restriction: its moves are strict moves, so its optimum bounds the strict one from below).
+Runs longer than the catalogue's may host a freed joker too (:func:`long_hosts`): they
+are most of the strict model's columns and most of its solve time, yet rarely needed; a
+model without them was tried as a first, cheaper solve and dropped (it reached the bound
+on 8 of 72 positions that needed more than the relaxed move; benchmarks/README).
 
 In the wildcard form (:mod:`~rummikub.solver.stand_ins`: joker-free sets, jokers as
 stand-ins ``v[t]``) the hosts need no joker sets: ``h[s]`` host copies of joker-free set
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cache
 from itertools import combinations
 
@@ -63,18 +62,6 @@ class MeldJokers:
     choose: tuple[int, ...]
     stay: dict[int, int]
     freed: dict[int, int]
-
-
-class Hosts(StrEnum):
-    """Which new sets may hold a freed joker in the strict model."""
-
-    EXACT = "exact"  # catalogue sets and long runs, each with two rack tiles: the rule
-    SHORT = "short"  # catalogue sets with two rack tiles only: fewer moves than the rule
-
-    @property
-    def long_runs(self) -> bool:
-        """Whether runs longer than the catalogue's are added as host sets."""
-        return self is Hosts.EXACT
 
 
 @dataclass

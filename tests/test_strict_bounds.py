@@ -4,9 +4,8 @@ Where the strict model spells out its jokers (more jokers in play than a set may
 the solver first solves the strict rule with as many jokers per set as the game has (the
 wildcard form; when that does not fit either, the locked rule): every strict move is among
 its moves, so its optimum is an upper bound, and it is the answer when no set of it holds
-too many jokers. Else the model without the long host runs (only strict moves) is solved,
-and kept when it reaches the bound; else the exact model. These tests check, on random
-small games with table jokers, that the bounds are bounds (restriction <= exact <= bound,
+too many jokers; else the exact model decides. These tests check, on random small games
+with table jokers, that the bounds are bounds (exact <= bound and exact <= locked,
 lexicographically, each model solved directly), that ``solve`` returns the exact model's
 optimum with a legal move, and that the joker-rule oracle agrees on every branch.
 """
@@ -29,16 +28,16 @@ from rummikub.solver.cpsat import solve_cpsat
 from rummikub.solver.formulation import TilePool
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import formulate_turn
-from rummikub.solver.table_jokers import Hosts
 
-# Three jokers and sets of 3: raising the jokers per set does not give the wildcard form.
+# Three jokers and sets of 3: raising the jokers per set does not give the wildcard form,
+# so the exact model decides without a bound.
 GAMES = {**RULES, "c3n7-3j": RuleSet(colours=3, numbers=7, copies=2, jokers=3)}
 SEEDS = range(90_000, 90_100)
 MODES = (("tiles", False), ("value", False), ("tiles", True))
 
 
-def _optimum(position: Position, objective: str, keep: bool, hosts: Hosts) -> list[int]:
-    model = formulate_turn(position, Objective(objective), keep, host_sets=hosts)
+def _optimum(position: Position, objective: str, keep: bool) -> list[int]:
+    model = formulate_turn(position, Objective(objective), keep)
     raw = solve_cpsat(model, Limit(seconds=30))
     assert raw.status == "optimal"
     return list(model.scores(raw.values).values())
@@ -85,13 +84,11 @@ def test_sample_is_large_enough() -> None:
 )
 def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
     position, objective, keep = POSITIONS[index]
-    short = _optimum(position, objective, keep, Hosts.SHORT)
-    exact = _optimum(position, objective, keep, Hosts.EXACT)
+    exact = _optimum(position, objective, keep)
     _, relaxed = _bound_position(position)
-    bound = _optimum(relaxed, objective, keep, Hosts.EXACT)
-    locked_position = under(position, "locked")
-    locked = _optimum(locked_position, objective, keep, Hosts.EXACT)
-    assert short <= exact <= bound, (short, exact, bound)
+    bound = _optimum(relaxed, objective, keep)
+    locked = _optimum(under(position, "locked"), objective, keep)
+    assert exact <= bound, (exact, bound)
     assert exact <= locked, (exact, locked)
     move = solve(position, objective, keep_jokers=keep)
     assert move.status == "optimal"
@@ -102,14 +99,12 @@ def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
 def _branch(position: Position, objective: str, keep: bool) -> str:
     """Which of the solver's models gives the answer (as ``_strict_by_bounds`` decides)."""
     name, relaxed = _bound_position(position)
-    if name != "locked":
-        loose = solve(relaxed, objective, keep_jokers=keep)
-        if all(meld.jokers <= position.rules.max_jokers_per_set for meld in loose.melds):
-            return "the relaxed move"
-    bound = _optimum(relaxed, objective, keep, Hosts.EXACT)
-    if _optimum(position, objective, keep, Hosts.SHORT) == bound:
-        return f"short reaches the {name} bound"
-    return f"exact, {name} bound"
+    if name == "locked":
+        return "exact, no relaxed model"
+    loose = solve(relaxed, objective, keep_jokers=keep)
+    if all(meld.jokers <= position.rules.max_jokers_per_set for meld in loose.melds):
+        return "the relaxed move"
+    return "exact, after the relaxed model"
 
 
 def test_oracle_agrees_on_every_branch() -> None:
@@ -123,8 +118,8 @@ def test_oracle_agrees_on_every_branch() -> None:
         expected = joker_oracle_answer(position, "strict", objective, keep).score
         assert solver_score(move) == expected
     assert branches["the relaxed move"] >= 3, branches
-    assert branches["short reaches the locked bound"] + branches["exact, locked bound"] >= 3
-    assert branches["exact, more jokers per set bound"] >= 1, branches
+    assert branches["exact, no relaxed model"] >= 3, branches
+    assert branches["exact, after the relaxed model"] >= 1, branches
 
 
 def test_an_opening_that_continues_is_checked_beyond_the_table() -> None:
@@ -139,5 +134,5 @@ def test_an_opening_that_continues_is_checked_beyond_the_table() -> None:
     for objective, keep in MODES:
         move = solve(position, objective, keep_jokers=keep)
         assert move_problems(position, move.melds, move.placed) == []
-        assert list(move.scores.values()) == _optimum(position, objective, keep, Hosts.EXACT)
+        assert list(move.scores.values()) == _optimum(position, objective, keep)
         assert move.placed == ()  # no legal opening of 20 without two jokers in a set
