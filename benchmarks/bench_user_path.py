@@ -7,14 +7,23 @@ independent validator (``rummikub.models.validation``). Prints, per joker rule, 
 failures, the solve time median / p95 / p99 / max (wall, in the process) and how many
 answers free a table joker (a swap step).
 
+Each position starts from a collected heap, the objects of earlier positions frozen out of
+the collector (``gc.collect(); gc.freeze()``, untimed), as a ``rummikub solve`` process
+starts: a solve pays for collecting what it allocates itself. Without it (``--gc
+as-it-falls``) this long process's full collections, 40-90 ms each on a 2-core machine
+once the harness and the caches of thousands of positions are loaded, land inside 1-2% of
+the solves and set the p99 of every rule.
+
     python benchmarks/bench_user_path.py                          # 3,000 positions per rule
     python benchmarks/bench_user_path.py --rules strict --positions 500 --json out.json
     python benchmarks/bench_user_path.py --rules locked --seed 3001 --budget 540   # bounded run
+    python benchmarks/bench_user_path.py --gc as-it-falls         # the collector left alone
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import time
@@ -34,10 +43,15 @@ from user_path import (
 
 
 def run_rule(
-    joker_rule: str, positions: int, seed: int, budget: float = float("inf")
+    joker_rule: str,
+    positions: int,
+    seed: int,
+    budget: float = float("inf"),
+    fresh_heap: bool = True,
 ) -> dict[str, object]:
     """The user path on ``positions`` positions under one joker rule (every preset in turn),
-    stopping early once ``budget`` seconds have passed."""
+    stopping early once ``budget`` seconds have passed; with ``fresh_heap`` each starts
+    from a collected heap with older objects frozen (see the module docstring)."""
     times: list[float] = []
     failures: list[str] = []
     swaps = 0
@@ -52,6 +66,9 @@ def run_rule(
                 break
             preset = PRESET_NAMES[k % len(PRESET_NAMES)]
             position = joker_heavy_position(seed + k, rules_for(preset, joker_rule))
+            if fresh_heap:
+                gc.collect()
+                gc.freeze()
             try:
                 result = run_user_path(position, thorough=False)
             except UserPathError as error:
@@ -87,6 +104,12 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=float, default=float("inf"), help="seconds per rule at most (stops early)"
     )
+    parser.add_argument(
+        "--gc",
+        choices=("fresh", "as-it-falls"),
+        default="fresh",
+        help="start each position from a collected heap (default), or leave the collector alone",
+    )
     args = parser.parse_args()
     print(
         f"{'rule':<7} {'positions':>9} {'fail':>5} {'swaps':>6} "
@@ -94,7 +117,7 @@ def main() -> None:
     )
     rows = []
     for rule in args.rules:
-        row = run_rule(rule, args.positions, args.seed, args.budget)
+        row = run_rule(rule, args.positions, args.seed, args.budget, args.gc == "fresh")
         rows.append(row)
         print(
             f"{rule:<7} {row['positions']:>9} {row['failures']:>5} "
