@@ -44,7 +44,7 @@ def _move(
         values, status = model.untouched(), Status.FEASIBLE
     else:
         values, status = raw.values, raw.status
-    table, placed, _ = extract(as_played(position), model, values)
+    table, placed = extract(as_played(position), model, values)
     assert not Counter(placed) - position.rack_counts()
     # Every answer passes the independent validator before anyone sees it: a model or
     # extraction bug stops here as an internal error, never as an illegal move on screen.
@@ -165,7 +165,7 @@ def _within_joker_limit(position: Position, model: Formulation, values: tuple[in
     holds more jokers than its rules allow."""
     if continues_onto_table(position):
         return False  # the opening meld laid first is not on the table it ends with
-    table, _, _ = extract(as_played(position), model, values)
+    table, _ = extract(as_played(position), model, values)
     most = position.rules.max_jokers_per_set
     return all(new.meld.jokers <= most for new in table)
 

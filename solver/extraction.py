@@ -99,8 +99,9 @@ def _declared_positions(meld: Meld) -> dict[int, Tile]:
 
 def extract(
     position: Position, model: Formulation, values: tuple[int, ...]
-) -> tuple[tuple[NewMeld, ...], tuple[Tile, ...], tuple[Tile, ...]]:
-    """The new table, the placed rack tiles and the moved table tiles of a solution."""
+) -> tuple[tuple[NewMeld, ...], tuple[Tile, ...]]:
+    """The new table (each new meld marking its rack tiles) and the placed rack tiles of a
+    solution."""
     rules = position.rules
     placed = Counter[Tile]()
     for var, t in model.placed.items():
@@ -134,6 +135,7 @@ def extract(
             m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
             for m, meld in enumerate(position.table)
         }
+    # The tiles of melds that do not survive: table tiles the new melds are built from.
     moved = tuple(
         t for m, meld in enumerate(position.table) if m not in survived for t in meld.tiles
     )
@@ -249,4 +251,4 @@ def extract(
         result[i] = NewMeld(draft.meld(), origin, None, tuple(marks))
     assert not +rack_pool and not +table_pool and not -rack_pool and not -table_pool
     table = tuple(kept_melds) + tuple(result[i] for i in range(len(built)))
-    return table, tuple(placed.elements()), moved
+    return table, tuple(placed.elements())

@@ -68,5 +68,5 @@ def test_core_model_places_what_the_oracle_places(seed: int) -> None:
     expected = oracle_answer(position, str(objective)).score
     got = (scores["placed_count"], scores["placed_value"])
     assert got == (expected.placed_count, expected.placed_value), position.to_text()
-    table, placed, _ = extract(position, model, raw.values)
+    table, placed = extract(position, model, raw.values)
     assert move_problems(position, [m.meld for m in table], placed) == []
