@@ -127,7 +127,9 @@ def test_pulp_is_a_core_dependency_so_cbc_works_after_a_plain_install() -> None:
     assert any(r.startswith("pulp") for r in core), core
     from rummikub.cli.main import main
 
-    result = CliRunner().invoke(main, ["solve", "--rack", "r1 r2 r3 k5", "--backend", "cbc"])
+    result = CliRunner().invoke(
+        main, ["solve", "--rack", "r1 r2 r3 k5", "--backend", "cbc", "--time-limit", "120"]
+    )
     assert result.exit_code == 0, result.output
     assert "r1 r2 r3" in result.output
 
