@@ -25,8 +25,7 @@ REQUEST_KEY = "rules_request"  # where a command's RulesRequest waits in the cli
 def _names() -> str:
     """``standard, american (also pressman, vietnamese), ...``: presets and their aliases."""
     return ", ".join(
-        f"{p.name} (also {', '.join(p.aliases)})" if p.aliases else p.name
-        for p in PRESETS.values()
+        f"{p.name} (also {', '.join(p.aliases)})" if p.aliases else p.name for p in PRESETS.values()
     )
 
 

@@ -524,9 +524,7 @@ class _Explainer:
         A tile given that goes to another new meld leaves again later."""
         for piece in self.pieces:
             freed = [
-                (t, d)
-                for t, d in piece.out
-                if isinstance(t, TableJoker) and t.role is Role.FREED
+                (t, d) for t, d in piece.out if isinstance(t, TableJoker) and t.role is Role.FREED
             ]
             if not freed:
                 continue
@@ -774,9 +772,7 @@ class _Explainer:
             budget -= 1
             if budget < 0 or not any(kind() for kind in kinds):
                 if self.planned:
-                    raise SolverError(
-                        "no order of steps found keeps every table joker's meaning"
-                    )
+                    raise SolverError("no order of steps found keeps every table joker's meaning")
                 raise SolverError("the explanation found no way to carry out the move (a bug)")
         return self.steps
 
@@ -898,9 +894,7 @@ def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
     return replace(move, position=after, table=tuple(table), placed=tuple(placed))
 
 
-def _steps(
-    move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | None
-) -> list[Step]:
+def _steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | None) -> list[Step]:
     """The steps; an opening that goes on to the table lays its opening meld first. With a
     ``plan`` the move is on its tagged tables (see :func:`_tag`)."""
     planned = plan is not None
