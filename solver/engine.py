@@ -16,7 +16,7 @@ from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation, TilePool
 from rummikub.solver.limits import Limit, RawSolution, Status
-from rummikub.solver.move import Move, table_joker_melds
+from rummikub.solver.move import Move, NewMeld, table_joker_melds
 from rummikub.solver.objectives import Objective
 from rummikub.solver.opening import as_played, continues_onto_table, formulate_turn
 
@@ -30,6 +30,10 @@ def _objective(objective: Objective | str) -> Objective:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
 
 
+# A solution read back as the new table and the placed tiles (``extract``).
+Extracted = tuple[tuple[NewMeld, ...], tuple[Tile, ...]]
+
+
 def _move(
     position: Position,
     model: Formulation,
@@ -37,14 +41,18 @@ def _move(
     goal: Objective,
     keep_jokers: bool,
     started: float,
+    extracted: Extracted | None = None,
 ) -> Move:
+    """The move of a solution (``extracted``: its table, when already read back)."""
     if raw.status is Status.INFEASIBLE:  # the untouched table is always a solution
         raise RuntimeError("the backend found no legal move at all: a bug in the model")
     if raw.status is Status.UNKNOWN:
         values, status = model.untouched(), Status.FEASIBLE
     else:
         values, status = raw.values, raw.status
-    table, placed = extract(as_played(position), model, values)
+    if extracted is None:
+        extracted = extract(as_played(position), model, values)
+    table, placed = extracted
     assert not Counter(placed) - position.rack_counts()
     # Every answer passes the independent validator before anyone sees it: a model or
     # extraction bug stops here as an internal error, never as an illegal move on screen.
@@ -103,12 +111,13 @@ def _best_move(
     started: float,
 ) -> Move:
     """The best move of a validated position under its rules."""
+    extracted = None
     if _explicit_hosts(position):
-        model, raw = _strict_by_bounds(position, goal, keep_jokers, limit, run_backend)
+        model, raw, extracted = _strict_by_bounds(position, goal, keep_jokers, limit, run_backend)
     else:
         model = formulate_turn(position, goal, keep_jokers)
         raw = run_backend(model, limit)
-    return _move(position, model, raw, goal, keep_jokers, started)
+    return _move(position, model, raw, goal, keep_jokers, started, extracted)
 
 
 def _explicit_hosts(position: Position) -> bool:
@@ -122,8 +131,9 @@ def _explicit_hosts(position: Position) -> bool:
 
 def _strict_by_bounds(
     position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
-) -> tuple[Formulation, RawSolution]:
-    """The strict model's optimum, found in a smaller model when that one's move is legal.
+) -> tuple[Formulation, RawSolution, Extracted | None]:
+    """The strict model's optimum, found in a smaller model when that one's move is legal
+    (then with its move read back).
 
     Where it fits, first the strict rule with as many jokers per set as the game has (the
     small wildcard form, :func:`_relaxed`): its moves include every strict move, so its
@@ -134,10 +144,12 @@ def _strict_by_bounds(
     relaxed = _relaxed(position, goal, keep_jokers)
     if relaxed is not None:
         loose = run_backend(relaxed, limit)
-        if loose.status is Status.OPTIMAL and _within_joker_limit(position, relaxed, loose.values):
-            return relaxed, loose
+        if loose.status is Status.OPTIMAL:
+            extracted = _strict_extraction(position, relaxed, loose.values)
+            if extracted is not None:
+                return relaxed, loose, extracted
     exact = formulate_turn(position, goal, keep_jokers)
-    return exact, run_backend(exact, _left(limit, deadline))
+    return exact, run_backend(exact, _left(limit, deadline)), None
 
 
 def _left(limit: Limit, deadline: float) -> Limit:
@@ -160,14 +172,16 @@ def _relaxed(position: Position, goal: Objective, keep_jokers: bool) -> Formulat
     return formulate_turn(relaxed, goal, keep_jokers)
 
 
-def _within_joker_limit(position: Position, model: Formulation, values: tuple[int, ...]) -> bool:
-    """Whether a solution of the relaxed model is a strict move of the position: no set
-    holds more jokers than its rules allow."""
+def _strict_extraction(
+    position: Position, model: Formulation, values: tuple[int, ...]
+) -> Extracted | None:
+    """A solution of the relaxed model read back, if it is a strict move of the position:
+    no set holds more jokers than its rules allow (else ``None``)."""
     if continues_onto_table(position):
-        return False  # the opening meld laid first is not on the table it ends with
-    table, _ = extract(as_played(position), model, values)
+        return None  # the opening meld laid first is not on the table it ends with
+    table, placed = extract(as_played(position), model, values)
     most = position.rules.max_jokers_per_set
-    return all(new.meld.jokers <= most for new in table)
+    return (table, placed) if all(new.meld.jokers <= most for new in table) else None
 
 
 @dataclass(frozen=True)
