@@ -101,9 +101,9 @@ def test_unique_optimum_prints_the_same_on_every_backend(text: str) -> None:
     position = position_from_text(text)
     outputs: dict[str, str] = {}
     for backend in BACKENDS:
-        # A generous limit: CBC and HiGHS count wall-clock time, and a stalled CI machine
-        # once stopped CBC at the default 10 s on this tiny model ("feasible", not a
-        # different optimum), which is not what this test is about.
+        # A generous limit: CBC and HiGHS count wall-clock time, and on a stalled CI
+        # machine one backend once stopped at the default 10 s on this tiny model
+        # ("feasible", not a different optimum), which is not what this test is about.
         payload = solve(position, backend=backend, limit=_GENEROUS).to_json()
         status, seconds = payload["status"], payload.pop("seconds")
         assert status == "optimal", f"{backend}: {status} after {seconds} s"
