@@ -23,6 +23,7 @@ from rummikub.cli.rule_options import RULES_HELP, rules_for, rules_options
 if TYPE_CHECKING:
     from rummikub.models.position import Position
     from rummikub.models.rules import RuleSet, RuleValue
+    from rummikub.solver import Move
 
 EMPTY_RACK = "Nothing to place: the rack is empty."
 MAX_INPUT_BYTES = 1_000_000  # a legal position is about 1 KB; refuse megabytes before parsing
@@ -212,6 +213,7 @@ Examples:
   rummikub solve --table "r3 r4 r5" --rack "r2 b5 k5"
   rummikub solve --initial --rack "r10 r11 j k2 b5"
   rummikub solve examples/jokers.txt --joker-rule strict --svg table.svg
+  rummikub solve examples/midgame.txt --png table.png
 
 \b
 Exit status: 0 solved (also when nothing can be placed: draw),
@@ -268,6 +270,14 @@ position as JSON, to report).
     help="Also draw the new table as an SVG picture in this file (rack tiles highlighted, "
     "jokers labelled with what they stand for).",
 )
+@click.option(
+    "--png",
+    "png_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw the new table, as --svg does, as a PNG image in this file (needs Pillow: "
+    "pip install 'rummikub[plot]').",
+)
 @_guard
 def solve(
     position: str | None,
@@ -287,6 +297,7 @@ def solve(
     color: bool | None,
     rules: RuleSet,
     svg_path: str | None = None,
+    png_path: str | None = None,
 ) -> None:
     import functools
 
@@ -295,17 +306,21 @@ def solve(
     from rummikub.solver.engine import load_backend
 
     load_backend(backend)  # a missing package is reported before any input is read
+    if png_path is not None:
+        from rummikub.models.picture import require_pillow
+
+        require_pillow()
     best_move = functools.partial(solve_with, backend=backend)
     limit = Limit(seconds=time_limit, workers=workers)
     if jsonl:
         if table is not None or rack is not None:
             _fail("--jsonl reads positions from POSITION or stdin, not --table/--rack")
-        if top is not None or svg_path is not None:
-            _fail("--top and --svg work on one position, not with --jsonl")
+        if top is not None or svg_path is not None or png_path is not None:
+            _fail("--top, --svg and --png work on one position, not with --jsonl")
         bad = _solve_lines(position or "-", initial, objective, keep_jokers, limit, backend, rules)
         sys.exit(2 if bad else 0)
     pos = _load_position(position, table, rack, initial, fmt, rules)
-    from rummikub.cli.render import move_svg, render_move, render_ranked
+    from rummikub.cli.render import render_move, render_ranked
 
     if not pos.rack and not as_json:
         click.echo(EMPTY_RACK)
@@ -315,26 +330,39 @@ def solve(
             ranked = solve_top(
                 pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
             )
-            if svg_path is not None and ranked.moves:
-                _write(svg_path, move_svg(ranked.moves[0]))
+            if ranked.moves:
+                _draw(ranked.moves[0], svg_path, png_path)
             if as_json:
                 click.echo(json.dumps(ranked.to_json()))
             else:
                 click.echo(render_ranked(ranked, steps), color=color)
             return
         move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
-        if svg_path is not None:
-            _write(svg_path, move_svg(move))
+        _draw(move, svg_path, png_path)
         if as_json:
             click.echo(json.dumps(move.to_json(steps=steps)))
         else:
             click.echo(render_move(move, steps=steps), color=color)
 
 
-def _write(path: str, text: str) -> None:
+def _draw(move: Move, svg_path: str | None, png_path: str | None) -> None:
+    """Write the pictures of the move that were asked for."""
+    from rummikub.cli.render import move_png, move_svg
+
+    if svg_path is not None:
+        _write(svg_path, move_svg(move))
+    if png_path is not None:
+        _write(png_path, move_png(move))
+
+
+def _write(path: str, content: str | bytes) -> None:
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        if isinstance(content, bytes):
+            with open(path, "wb") as handle:
+                handle.write(content)
+        else:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(content)
     except OSError as error:
         _fail(f"cannot write {path}: {error.strerror or error}")
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import click
 
-from rummikub.models.picture import TablePicture, table_svg
+from rummikub.models.picture import TablePicture, table_png, table_svg
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
 from rummikub.solver.analysis import Analysis
@@ -129,8 +129,18 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
 
 
 def move_svg(move: Move) -> str:
-    """The new table of a move as an SVG picture: rack tiles highlighted, each joker
-    labelled with what it stands for (``r12`` or ``r12/b12``)."""
+    """The new table of a move as an SVG picture (:func:`move_picture`)."""
+    return table_svg(move_picture(move))
+
+
+def move_png(move: Move) -> bytes:
+    """The new table of a move as a PNG image (:func:`move_picture`; needs Pillow)."""
+    return table_png(move_picture(move))
+
+
+def move_picture(move: Move) -> TablePicture:
+    """The new table of a move to draw: rack tiles highlighted, each joker labelled with
+    what it stands for (``r12`` or ``r12/b12``)."""
     told = explanation(move, steps=False)
     labels = {
         (row, slot): "/".join(map(str, options))
@@ -145,13 +155,11 @@ def move_svg(move: Move) -> str:
         else f"Place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
         + (" - you go out!" if told.goes_out else "")
     )
-    return table_svg(
-        TablePicture(
-            move.melds,
-            [[s == RACK for s in row] for row in told.provenance],
-            labels,
-            title,
-        )
+    return TablePicture(
+        move.melds,
+        [[s == RACK for s in row] for row in told.provenance],
+        labels,
+        title,
     )
 
 

@@ -1,9 +1,10 @@
-"""A picture of a table: melds drawn as rows of tiles in their colours, as SVG.
+"""A picture of a table: melds drawn as rows of tiles in their colours, as SVG or PNG.
 
 Knows only melds and tiles: the caller says which tiles to highlight (for example the ones
 that came from the rack) and what each joker stands for. The SVG is built as an XML tree
 (:mod:`xml.etree.ElementTree`), so it is always well-formed; it needs no fonts or files
-beyond a generic sans-serif.
+beyond a generic sans-serif. The PNG draws the same layout with Pillow (``pip install
+'rummikub[plot]'``), imported only when a PNG is asked for.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.etree import ElementTree as ET
 
+from rummikub.models.errors import RummikubError
 from rummikub.models.meld import Meld
 from rummikub.models.tile import Colour, Tile
 
@@ -30,6 +32,18 @@ INK: dict[Colour, str] = {
 JOKER_INK = "#ad1457"
 
 _TILE_W, _TILE_H, _GAP, _ROW_GAP, _MARGIN = 40, 56, 4, 18, 16
+_FELT, _TILE_FACE, _TILE_LIT, _EDGE, _EDGE_LIT, _LEGEND_INK = (
+    "#2f6b3f",
+    "#fbf8ef",
+    "#fff6c8",
+    "#9e9a8e",
+    "#e0a800",
+    "#fff6c8",
+)
+
+
+class PictureError(RummikubError):
+    """A picture that cannot be drawn here (the PNG needs Pillow)."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +79,8 @@ def _tile(
             "width": str(_TILE_W),
             "height": str(_TILE_H),
             "rx": "6",
-            "fill": "#fff6c8" if highlight else "#fbf8ef",
-            "stroke": "#e0a800" if highlight else "#9e9a8e",
+            "fill": _TILE_LIT if highlight else _TILE_FACE,
+            "stroke": _EDGE_LIT if highlight else _EDGE,
             "stroke-width": "3" if highlight else "1",
         },
     )
@@ -101,13 +115,37 @@ def _tile(
         small.text = f"={note}"
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """Where everything goes: the picture's size and the top left corner of each tile."""
+
+    width: int
+    height: int
+    top: int  # of the first row of tiles
+
+    @classmethod
+    def of(cls, picture: TablePicture) -> _Layout:
+        widest = max((len(m) for m in picture.melds), default=0)
+        top = _MARGIN + (28 if picture.title else 0)
+        width = 2 * _MARGIN + max(widest * (_TILE_W + _GAP), 320)
+        height = top + len(picture.melds) * (_TILE_H + _ROW_GAP) + _MARGIN + 20
+        return cls(width, height, top)
+
+    def corner(self, row: int, pos: int) -> tuple[int, int]:
+        """The top left corner of tile ``pos`` of meld ``row``."""
+        return _MARGIN + pos * (_TILE_W + _GAP), self.top + row * (_TILE_H + _ROW_GAP)
+
+
+def _lit(picture: TablePicture, row: int, pos: int) -> bool:
+    marks = picture.highlighted[row] if row < len(picture.highlighted) else ()
+    return bool(marks[pos]) if pos < len(marks) else False
+
+
 def table_svg(picture: TablePicture) -> str:
     """The picture as an SVG document (text)."""
     melds = list(picture.melds)
-    widest = max((len(m) for m in melds), default=0)
-    top = _MARGIN + (28 if picture.title else 0)
-    width = 2 * _MARGIN + max(widest * (_TILE_W + _GAP), 320)
-    height = top + len(melds) * (_TILE_H + _ROW_GAP) + _MARGIN + 20
+    layout = _Layout.of(picture)
+    width, height = layout.width, layout.height
     svg = ET.Element(
         "svg",
         {
@@ -117,7 +155,7 @@ def table_svg(picture: TablePicture) -> str:
             "viewBox": f"0 0 {width} {height}",
         },
     )
-    ET.SubElement(svg, "rect", {"width": "100%", "height": "100%", "fill": "#2f6b3f"})
+    ET.SubElement(svg, "rect", {"width": "100%", "height": "100%", "fill": _FELT})
     if picture.title:
         heading = ET.SubElement(
             svg,
@@ -132,12 +170,10 @@ def table_svg(picture: TablePicture) -> str:
         )
         heading.text = picture.title
     for row, meld in enumerate(melds):
-        y = top + row * (_TILE_H + _ROW_GAP)
-        marks = picture.highlighted[row] if row < len(picture.highlighted) else ()
         line = ET.SubElement(svg, "g", {"class": "meld"})
         for pos, tile in enumerate(meld.tiles):
-            x = _MARGIN + pos * (_TILE_W + _GAP)
-            lit = bool(marks[pos]) if pos < len(marks) else False
+            x, y = layout.corner(row, pos)
+            lit = _lit(picture, row, pos)
             _tile(line, x, y, tile, lit, picture.joker_labels.get((row, pos)))
     if picture.legend:
         foot = ET.SubElement(
@@ -148,9 +184,63 @@ def table_svg(picture: TablePicture) -> str:
                 "y": str(height - _MARGIN + 4),
                 "font-family": "sans-serif",
                 "font-size": "12",
-                "fill": "#fff6c8",
+                "fill": _LEGEND_INK,
             },
         )
         foot.text = picture.legend
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def require_pillow() -> None:
+    """Raise :class:`PictureError` saying how to install Pillow unless it is installed."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        raise PictureError(
+            "--png needs Pillow: pip install 'rummikub[plot]' (or pip install pillow)"
+        ) from None
+
+
+def table_png(picture: TablePicture) -> bytes:
+    """The picture as a PNG image (the SVG's layout, drawn with Pillow)."""
+    require_pillow()
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    layout = _Layout.of(picture)
+    image = Image.new("RGB", (layout.width, layout.height), _FELT)
+    draw = ImageDraw.Draw(image)
+    big, note_font, title_font, legend_font = (
+        ImageFont.load_default(size) for size in (20, 10, 16, 12)
+    )
+    if picture.title:
+        heading = (_MARGIN, _MARGIN + 16)
+        draw.text(heading, picture.title, fill="#ffffff", font=title_font, anchor="ls")
+    for row, meld in enumerate(picture.melds):
+        for pos, tile in enumerate(meld.tiles):
+            x, y = layout.corner(row, pos)
+            lit = _lit(picture, row, pos)
+            draw.rounded_rectangle(
+                (x, y, x + _TILE_W, y + _TILE_H),
+                radius=6,
+                fill=_TILE_LIT if lit else _TILE_FACE,
+                outline=_EDGE_LIT if lit else _EDGE,
+                width=3 if lit else 1,
+            )
+            label, ink = _label(tile)
+            middle = x + _TILE_W // 2
+            centre = (middle, y + 30)  # a stroke in the ink: bold, as the SVG's label
+            draw.text(
+                centre, label, fill=ink, font=big, anchor="ms", stroke_width=1, stroke_fill=ink
+            )
+            note = picture.joker_labels.get((row, pos))
+            if note:
+                draw.text((middle, y + 48), f"={note}", fill=JOKER_INK, font=note_font, anchor="ms")
+    if picture.legend:
+        foot = (_MARGIN, layout.height - _MARGIN + 4)
+        draw.text(foot, picture.legend, fill=_LEGEND_INK, font=legend_font, anchor="ls")
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
@@ -108,10 +109,16 @@ def test_the_cases_exercise_jokers_and_every_rule() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_solve_text(tmp_path: Path, case: Case) -> None:
+    """Text, and both pictures of the move (a rack-less position draws none)."""
     path, options = case.write(tmp_path)
-    _, out, _ = run("solve", str(path), "--no-color", *options)
+    svg, png = tmp_path / "move.svg", tmp_path / "move.png"
+    pictures = ["--svg", str(svg), "--png", str(png)]
+    _, out, _ = run("solve", str(path), "--no-color", *pictures, *options)
     first = out.splitlines()[0]
     assert first.startswith(("Best move", "No move", "Nothing to place")), out
+    if case.position().rack:
+        ET.parse(svg)
+        assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import Counter
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.cli.main import main
-from rummikub.models import Meld, RuleSet, position_from_text
+from rummikub.models import Meld, RuleSet, picture, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.moves import becomes, picked_up
 from rummikub.models.picture import SVG_NS, TablePicture, table_svg
@@ -196,6 +197,54 @@ def test_svg_of_a_draw_and_a_bad_path(tmp_path: Path) -> None:
     ET.parse(tmp_path / "draw.svg")
     code, _ = _run("solve", "--rack", "r1 r2 r3", "--svg", str(tmp_path / "no" / "x.svg"))
     assert code == 2
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def test_png_draws_the_tiles_of_the_svg(tmp_path: Path) -> None:
+    image_module = pytest.importorskip("PIL.Image")
+    png, svg = tmp_path / "table.png", tmp_path / "table.svg"
+    args = ["solve", str(EXAMPLES / "jokers.txt"), "--joker-rule", "strict", "--json"]
+    code, out = _run(*args, "--png", str(png), "--svg", str(svg))
+    assert code == 0, out
+    payload = json.loads(out)
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    root = ET.parse(svg).getroot()
+    with image_module.open(png) as image:
+        image.load()
+        assert image.size == (int(root.get("width", "0")), int(root.get("height", "0")))
+        pixels = image.convert("RGB")
+    # Every tile of the SVG is in the PNG at the same place, with the same face: a placed
+    # tile's face is the highlight colour, any other's the plain one (sampled just inside
+    # the corner, clear of the label).
+    faces = {_rgb(picture._TILE_LIT): 0, _rgb(picture._TILE_FACE): 0}
+    for rect in root.iter(f"{{{SVG_NS}}}rect"):
+        if rect.get("rx") is None:
+            continue  # the felt
+        x, y = int(rect.get("x", "0")), int(rect.get("y", "0"))
+        face = pixels.getpixel((x + 6, y + 8))
+        assert face == _rgb(rect.get("fill", "")), (x, y, face)
+        faces[face] += 1
+    assert faces[_rgb(picture._TILE_LIT)] == payload["placed_count"]
+    assert sum(faces.values()) == sum(len(meld) for meld in payload["table"])
+    assert pixels.getpixel((2, 2)) == _rgb(picture._FELT)
+
+
+def test_png_without_pillow_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL now raises ImportError
+    code, out = _run("solve", str(EXAMPLES / "midgame.txt"), "--png", str(tmp_path / "t.png"))
+    assert code == 2
+    assert "--png needs Pillow: pip install 'rummikub[plot]'" in out
+    assert not (tmp_path / "t.png").exists()
+
+
+def test_png_and_jsonl_do_not_mix(tmp_path: Path) -> None:
+    code, out = _run("solve", "--jsonl", "--png", str(tmp_path / "t.png"))
+    assert code == 2 and "work on one position" in out
 
 
 def test_picture_knows_only_melds() -> None:
