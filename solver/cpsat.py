@@ -122,10 +122,12 @@ class CpSatSession:
         # one call (a quarter of the time of one call per variable).
         proto = cp.proto
         proto.variables.extend([_variable(v.lower, v.upper) for v in model.variables])
+        add_constraint = proto.constraints.add
         for c in model.constraints:
-            linear = proto.constraints.add().linear
-            linear.vars.extend([var for var, _ in c.terms])
-            linear.coeffs.extend([coef for _, coef in c.terms])
+            linear = add_constraint().linear
+            variables, coefficients = zip(*c.terms, strict=True) if c.terms else ((), ())
+            linear.vars.extend(variables)
+            linear.coeffs.extend(coefficients)
             linear.domain.extend((c.lower, c.upper))
         self.set_goal(model.weighted_goal())
         # The untouched table with nothing placed is always legal: a hint to start from.
