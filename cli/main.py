@@ -265,7 +265,7 @@ position as JSON, to report).
 @click.option(
     "--svg",
     "svg_path",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(),
     default=None,
     help="Also draw the new table as an SVG picture in this file (rack tiles highlighted, "
     "jokers labelled with what they stand for).",
@@ -273,7 +273,7 @@ position as JSON, to report).
 @click.option(
     "--png",
     "png_path",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(),
     default=None,
     help="Also draw the new table, as --svg does, as a PNG image in this file (needs Pillow: "
     "pip install 'rummikub[plot]').",
@@ -310,6 +310,9 @@ def solve(
         from rummikub.models.picture import require_pillow
 
         require_pillow()
+    for picture in (svg_path, png_path):  # a bad path is reported before the solve
+        if picture is not None:
+            _check_writable(picture)
     best_move = functools.partial(solve_with, backend=backend)
     limit = Limit(seconds=time_limit, workers=workers)
     if jsonl:
@@ -330,19 +333,19 @@ def solve(
             ranked = solve_top(
                 pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
             )
-            if ranked.moves:
-                _draw(ranked.moves[0], svg_path, png_path)
             if as_json:
                 click.echo(json.dumps(ranked.to_json()))
             else:
                 click.echo(render_ranked(ranked, steps), color=color)
+            if ranked.moves:
+                _draw(ranked.moves[0], svg_path, png_path)
             return
         move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
-        _draw(move, svg_path, png_path)
         if as_json:
             click.echo(json.dumps(move.to_json(steps=steps)))
         else:
             click.echo(render_move(move, steps=steps), color=color)
+        _draw(move, svg_path, png_path)  # after the answer: a failed write cannot lose it
 
 
 def _draw(move: Move, svg_path: str | None, png_path: str | None) -> None:
@@ -353,6 +356,21 @@ def _draw(move: Move, svg_path: str | None, png_path: str | None) -> None:
         _write(svg_path, move_svg(move))
     if png_path is not None:
         _write(png_path, move_png(move))
+
+
+def _check_writable(path: str) -> None:
+    """Stop with a one-line error unless a file can be written at ``path``."""
+    import os
+
+    folder = os.path.dirname(path) or "."
+    if not path:
+        _fail("a picture needs a file name (--svg FILE, --png FILE)")
+    if os.path.isdir(path):
+        _fail(f"cannot write {path}: it is a folder")
+    if not os.path.isdir(folder):
+        _fail(f"cannot write {path}: no folder {folder}")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        _fail(f"cannot write {path}: permission denied")
 
 
 def _write(path: str, content: str | bytes) -> None:

@@ -192,14 +192,23 @@ def table_svg(picture: TablePicture) -> str:
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
 
 
+PILLOW_NEEDED = (10, 1)  # ImageFont.load_default(size): a scalable built-in font
+
+
 def require_pillow() -> None:
-    """Raise :class:`PictureError` saying how to install Pillow unless it is installed."""
+    """Raise :class:`PictureError` saying how to install Pillow unless a Pillow that can
+    draw the PNG is installed (10.1 or newer, with FreeType)."""
+    how = "pip install 'rummikub[plot]' (or pip install 'pillow>=10.1')"
     try:
-        import PIL  # noqa: F401
+        import PIL
+        from PIL import Image, ImageDraw, ImageFont, features  # noqa: F401
     except ImportError:
-        raise PictureError(
-            "--png needs Pillow: pip install 'rummikub[plot]' (or pip install pillow)"
-        ) from None
+        raise PictureError(f"--png needs Pillow: {how}") from None
+    version = tuple(int(part) for part in PIL.__version__.split(".")[:2] if part.isdigit())
+    if version < PILLOW_NEEDED:
+        raise PictureError(f"--png needs Pillow 10.1 or newer, found {PIL.__version__}: {how}")
+    if not features.check_module("freetype2"):
+        raise PictureError(f"--png needs a Pillow built with FreeType (for its font): {how}")
 
 
 def table_png(picture: TablePicture) -> bytes:

@@ -41,7 +41,9 @@ def _collector_paused() -> Iterator[None]:
     collection during it finds nothing to free: the young-generation passes cost 30% of
     building the largest models, and a full pass in a long-lived process (40-90 ms once
     thousands of positions are cached) could land in any solve. What a solve leaves
-    behind is freed by reference counting; the collector resumes when it returns.
+    behind is freed by reference counting; the collector resumes when it returns. The
+    switch is process-wide: with solves overlapping in threads, each restores what it
+    found when it started (so a ``gc.disable()`` elsewhere meanwhile may be undone).
     """
     was_enabled = gc.isenabled()
     gc.disable()

@@ -199,6 +199,29 @@ def test_svg_of_a_draw_and_a_bad_path(tmp_path: Path) -> None:
     assert code == 2
 
 
+@pytest.mark.parametrize("option", ["--svg", "--png"])
+@pytest.mark.parametrize(
+    ("where", "says"),
+    [("no/x.pic", "no folder"), (".", "it is a folder"), ("", "needs a file name")],
+)
+def test_a_bad_picture_path_is_one_line_before_the_solve(
+    tmp_path: Path, option: str, where: str, says: str
+) -> None:
+    path = str(tmp_path / where) if where else ""
+    code, out = _run("solve", str(EXAMPLES / "midgame.txt"), option, path)
+    assert code == 2
+    assert out.startswith("error: ") and says in out and out.count("\n") == 1, out
+    assert "Best move" not in out  # refused before solving
+
+
+def test_png_with_a_pillow_too_old_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pil = pytest.importorskip("PIL")
+    monkeypatch.setattr(pil, "__version__", "9.5.0")  # load_default(size) came in 10.1
+    code, out = _run("solve", str(EXAMPLES / "midgame.txt"), "--png", str(tmp_path / "t.png"))
+    assert code == 2
+    assert "--png needs Pillow 10.1 or newer, found 9.5.0" in out
+
+
 def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
