@@ -101,6 +101,7 @@ def _move(
     )
 
 
+@_collector_paused()
 def solve(
     position: Position,
     objective: Objective | str = Objective.TILES,
@@ -123,8 +124,7 @@ def solve(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    with _collector_paused():
-        return _best_move(position, goal, keep_jokers, limit, run_backend, started)
+    return _best_move(position, goal, keep_jokers, limit, run_backend, started)
 
 
 def _best_move(
@@ -237,6 +237,7 @@ def _structure(move: Move) -> tuple[object, ...]:
     return tuple(sorted(move.placed, key=Tile.sort_key)), tuple(melds)
 
 
+@_collector_paused()
 def solve_top(
     position: Position,
     k: int,
@@ -261,20 +262,6 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    with _collector_paused():
-        return _ranked(position, k, goal, keep_jokers, limit, run_backend, started)
-
-
-def _ranked(
-    position: Position,
-    k: int,
-    goal: Objective,
-    keep_jokers: bool,
-    limit: Limit,
-    run_backend: Backend,
-    started: float,
-) -> RankedMoves:
-    """The ``k`` best moves of a validated position (see :func:`solve_top`)."""
     moves = [_best_move(position, goal, keep_jokers, limit, run_backend, started)]
     seen = {_structure(moves[0])}
     model = formulate_turn(position, goal, keep_jokers, distinct=True)
