@@ -362,9 +362,9 @@ def _check_writable(path: str) -> None:
     """Stop with a one-line error unless a file can be written at ``path``."""
     import os
 
-    folder = os.path.dirname(path) or "."
     if not path:
         _fail("a picture needs a file name (--svg FILE, --png FILE)")
+    folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
         _fail(f"cannot write {path}: it is a folder")
     if not os.path.isdir(folder):
@@ -374,13 +374,10 @@ def _check_writable(path: str) -> None:
 
 
 def _write(path: str, content: str | bytes) -> None:
+    binary = isinstance(content, bytes)
     try:
-        if isinstance(content, bytes):
-            with open(path, "wb") as handle:
-                handle.write(content)
-        else:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(content)
+        with open(path, "wb" if binary else "w", encoding=None if binary else "utf-8") as handle:
+            handle.write(content)
     except OSError as error:
         _fail(f"cannot write {path}: {error.strerror or error}")
 
