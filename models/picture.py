@@ -65,6 +65,22 @@ def _label(tile: Tile) -> tuple[str, str]:
     return str(tile.number), INK.get(tile.colour, "#222222")
 
 
+def note_lines(note: str) -> tuple[tuple[str, ...], int]:
+    """A joker's note (``r12/b12/k12``: the tiles it may stand for) as lines that fit
+    under the tile's number, and their font size: one option a line while two lines
+    hold them, else two a line in a smaller font; past four options the second line
+    holds one and an ellipsis (the tile's title keeps the whole note)."""
+    options = note.split("/")
+    per_line, size = (1, 9) if len(options) <= 2 else (2, 8)
+    lines = ["/".join(options[i : i + per_line]) for i in range(0, len(options), per_line)]
+    if len(lines) > 2:
+        lines = [lines[0], options[2] + "/…"]
+    return ("=" + lines[0], *("/" + line for line in lines[1:])), size
+
+
+_NOTE_BASELINES = (42, 52)  # below the number: one line at the first, two at both
+
+
 def _tile(
     parent: ET.Element, x: int, y: int, tile: Tile, highlight: bool, note: str | None
 ) -> None:
@@ -100,19 +116,22 @@ def _tile(
     )
     label.text = text
     if note:
-        small = ET.SubElement(
-            group,
-            "text",
-            {
-                "x": str(x + _TILE_W // 2),
-                "y": str(y + 48),
-                "text-anchor": "middle",
-                "font-family": "sans-serif",
-                "font-size": "10",
-                "fill": JOKER_INK,
-            },
-        )
-        small.text = f"={note}"
+        lines, size = note_lines(note)
+        for line, baseline in zip(lines, _NOTE_BASELINES, strict=False):
+            small = ET.SubElement(
+                group,
+                "text",
+                {
+                    "class": "note",
+                    "x": str(x + _TILE_W // 2),
+                    "y": str(y + baseline),
+                    "text-anchor": "middle",
+                    "font-family": "sans-serif",
+                    "font-size": str(size),
+                    "fill": JOKER_INK,
+                },
+            )
+            small.text = line
 
 
 @dataclass(frozen=True)
@@ -221,9 +240,7 @@ def table_png(picture: TablePicture) -> bytes:
     layout = _Layout.of(picture)
     image = Image.new("RGB", (layout.width, layout.height), _FELT)
     draw = ImageDraw.Draw(image)
-    big, note_font, title_font, legend_font = (
-        ImageFont.load_default(size) for size in (20, 10, 16, 12)
-    )
+    big, title_font, legend_font = (ImageFont.load_default(size) for size in (20, 16, 12))
     if picture.title:
         heading = (_MARGIN, _MARGIN + 16)
         draw.text(heading, picture.title, fill="#ffffff", font=title_font, anchor="ls")
@@ -246,7 +263,11 @@ def table_png(picture: TablePicture) -> bytes:
             )
             note = picture.joker_labels.get((row, pos))
             if note:
-                draw.text((middle, y + 48), f"={note}", fill=JOKER_INK, font=note_font, anchor="ms")
+                lines, size = note_lines(note)
+                font = ImageFont.load_default(size)
+                for line, baseline in zip(lines, _NOTE_BASELINES, strict=False):
+                    at = (middle, y + baseline)
+                    draw.text(at, line, fill=JOKER_INK, font=font, anchor="ms")
     if picture.legend:
         foot = (_MARGIN, layout.height - _MARGIN + 4)
         draw.text(foot, picture.legend, fill=_LEGEND_INK, font=legend_font, anchor="ls")

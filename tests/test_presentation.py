@@ -3,6 +3,7 @@ first, the picture, and help that keeps its examples."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sys
@@ -275,6 +276,34 @@ def test_picture_knows_only_melds() -> None:
     root = ET.fromstring(svg.split("\n", 1)[1])
     texts = [t.text for t in root.iter(f"{{{SVG_NS}}}text")]
     assert "=r2" in texts and "J" in texts
+
+
+@pytest.mark.parametrize("options", range(1, 7))
+def test_a_joker_note_fits_its_tile(options: int) -> None:
+    """However many tiles a joker may stand for, its note stays inside the tile: at most
+    two lines, each narrower than the tile in the PNG's font (the SVG has the same lines)."""
+    font_module = pytest.importorskip("PIL.ImageFont")
+    image_module = pytest.importorskip("PIL.Image")
+    draw_module = pytest.importorskip("PIL.ImageDraw")
+    note = "/".join(f"{c}13" for c in "rbkogp"[:options])
+    lines, size = picture.note_lines(note)
+    assert 1 <= len(lines) <= 2 and lines[0].startswith("=")
+    shown = "".join(lines).lstrip("=").replace("/…", "").split("/")
+    assert shown == note.split("/")[: len(shown)] and (len(shown) == options or options > 4)
+    font = font_module.load_default(size)
+    measure = draw_module.Draw(image_module.new("RGB", (1, 1)))
+    assert all(measure.textlength(line, font=font) <= picture._TILE_W - 4 for line in lines)
+    melds = [Meld.parse("r13 b13 j")]
+    svg = table_svg(TablePicture(melds, [[False] * 3], {(0, 2): note}))
+    root = ET.fromstring(svg.split("\n", 1)[1])
+    notes = [t.text for t in root.iter(f"{{{SVG_NS}}}text") if t.get("class") == "note"]
+    assert notes == list(lines)
+    png = picture.table_png(TablePicture(melds, [[False] * 3], {(0, 2): note}))
+    with image_module.open(io.BytesIO(png)) as image:
+        pixels = image.convert("RGB")
+    x, y = picture._Layout.of(TablePicture(melds)).corner(0, 2)
+    right = x + picture._TILE_W + 2  # just right of the joker's tile: the felt, no ink
+    assert all(pixels.getpixel((right, y + dy)) == _rgb(picture._FELT) for dy in range(56))
 
 
 # --- help -----------------------------------------------------------------------------------
