@@ -65,13 +65,16 @@ def _label(tile: Tile) -> tuple[str, str]:
     return str(tile.number), INK.get(tile.colour, "#222222")
 
 
+NOTE_SIZES = (9, 8)  # font sizes of a joker's note: one option a line, two a line
+
+
 def note_lines(note: str) -> tuple[tuple[str, ...], int]:
     """A joker's note (``r12/b12/k12``: the tiles it may stand for) as lines that fit
     under the tile's number, and their font size: one option a line while two lines
     hold them, else two a line in a smaller font; past four options the second line
     holds one and an ellipsis (the tile's title keeps the whole note)."""
     options = note.split("/")
-    per_line, size = (1, 9) if len(options) <= 2 else (2, 8)
+    per_line, size = (1, NOTE_SIZES[0]) if len(options) <= 2 else (2, NOTE_SIZES[1])
     lines = ["/".join(options[i : i + per_line]) for i in range(0, len(options), per_line)]
     if len(lines) > 2:
         lines = [lines[0], options[2] + "/…"]
@@ -241,6 +244,7 @@ def table_png(picture: TablePicture) -> bytes:
     image = Image.new("RGB", (layout.width, layout.height), _FELT)
     draw = ImageDraw.Draw(image)
     big, title_font, legend_font = (ImageFont.load_default(size) for size in (20, 16, 12))
+    note_fonts = {size: ImageFont.load_default(size) for size in NOTE_SIZES}
     if picture.title:
         heading = (_MARGIN, _MARGIN + 16)
         draw.text(heading, picture.title, fill="#ffffff", font=title_font, anchor="ls")
@@ -264,10 +268,9 @@ def table_png(picture: TablePicture) -> bytes:
             note = picture.joker_labels.get((row, pos))
             if note:
                 lines, size = note_lines(note)
-                font = ImageFont.load_default(size)
                 for line, baseline in zip(lines, _NOTE_BASELINES, strict=False):
                     at = (middle, y + baseline)
-                    draw.text(at, line, fill=JOKER_INK, font=font, anchor="ms")
+                    draw.text(at, line, fill=JOKER_INK, font=note_fonts[size], anchor="ms")
     if picture.legend:
         foot = (_MARGIN, layout.height - _MARGIN + 4)
         draw.text(foot, picture.legend, fill=_LEGEND_INK, font=legend_font, anchor="ls")

@@ -289,19 +289,19 @@ def test_a_joker_note_fits_its_tile(options: int) -> None:
     lines, size = picture.note_lines(note)
     assert 1 <= len(lines) <= 2 and lines[0].startswith("=")
     shown = "".join(lines).lstrip("=").replace("/…", "").split("/")
-    assert shown == note.split("/")[: len(shown)] and (len(shown) == options or options > 4)
+    assert shown == note.split("/")[: options if options <= 4 else 3]
     font = font_module.load_default(size)
     measure = draw_module.Draw(image_module.new("RGB", (1, 1)))
     assert all(measure.textlength(line, font=font) <= picture._TILE_W - 4 for line in lines)
-    melds = [Meld.parse("r13 b13 j")]
-    svg = table_svg(TablePicture(melds, [[False] * 3], {(0, 2): note}))
+    drawn = TablePicture([Meld.parse("r13 b13 j")], [[False] * 3], {(0, 2): note})
+    svg = table_svg(drawn)
     root = ET.fromstring(svg.split("\n", 1)[1])
     notes = [t.text for t in root.iter(f"{{{SVG_NS}}}text") if t.get("class") == "note"]
     assert notes == list(lines)
-    png = picture.table_png(TablePicture(melds, [[False] * 3], {(0, 2): note}))
+    png = picture.table_png(drawn)
     with image_module.open(io.BytesIO(png)) as image:
         pixels = image.convert("RGB")
-    x, y = picture._Layout.of(TablePicture(melds)).corner(0, 2)
+    x, y = picture._Layout.of(drawn).corner(0, 2)
     right = x + picture._TILE_W + 2  # just right of the joker's tile: the felt, no ink
     assert all(pixels.getpixel((right, y + dy)) == _rgb(picture._FELT) for dy in range(56))
 
