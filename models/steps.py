@@ -2,7 +2,8 @@
 
 A move is described as a short sequence of actions a person can carry out at the table:
 play a new meld, extend a meld, take tiles from a meld, split a meld, join two melds, swap
-a joker for a rack tile, or lay one meld out anew (its tiles unchanged). A *rearrange* of
+a joker for a rack tile, trade a table joker for the tile it stands for in another meld, or
+lay one meld out anew (its tiles unchanged). A *rearrange* of
 several melds at once exists for replaying older descriptions; the explainer
 (:mod:`rummikub.solver.explanation`) no longer writes it: each of its steps touches at most two
 table melds.
@@ -401,6 +402,56 @@ class Swap(StepBase):
 
 
 @dataclass(frozen=True, slots=True)
+class Trade(StepBase):
+    """Exchange a table joker in one meld for the tile it stands for in another meld: the
+    tile takes the joker's place and the joker the tile's, so both melds read as before."""
+
+    action: ClassVar[str] = "trade"
+    meld: Meld  # holds the joker
+    other: Meld  # holds the tile
+    tile: Tile
+    results: tuple[Meld, Meld]  # the two melds after the exchange, in the same order
+
+    @property
+    def inputs(self) -> tuple[Meld, ...]:
+        return (self.meld, self.other)
+
+    @property
+    def outputs(self) -> tuple[Meld, ...]:
+        return self.results
+
+    def shape_problem(self) -> str | None:
+        if self.tile.is_joker:
+            return "a trade gives a real tile for a joker"
+        if not self.meld.jokers:
+            return f"'{self.meld}' holds no joker"
+        if self.tile not in self.other.tiles:
+            return f"'{self.other}' holds no {self.tile}"
+        got = tuple(m.counts() for m in self.results)
+        tile = Counter({self.tile: 1})
+        for joker in {t for t in self.meld.tiles if t.is_joker}:
+            one = Counter({joker: 1})
+            if got == (self.meld.counts() - one + tile, self.other.counts() - tile + one):
+                return None
+        return "a trade exchanges exactly one joker and its tile between the two melds"
+
+    def __str__(self) -> str:
+        return (
+            f"Trade the joker standing for {self.tile} in {self.meld} for the {self.tile} in "
+            f"{self.other} → {_melds_text(self.results)}"
+        )
+
+    def _fields(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "meld": _tiles_json(self.meld.tiles),
+            "other": _tiles_json(self.other.tiles),
+            "tile": str(self.tile),
+            "results": [_tiles_json(m.tiles) for m in self.results],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Rearrange(StepBase):
     """Rebuild several melds, with rack (and loose) tiles, into new melds at once."""
 
@@ -448,7 +499,7 @@ class Rearrange(StepBase):
         }
 
 
-Step = Play | Extend | Take | Split | Join | Swap | Rearrange
+Step = Play | Extend | Take | Split | Join | Swap | Trade | Rearrange
 """Any one step."""
 
 

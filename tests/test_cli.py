@@ -37,7 +37,7 @@ SOLVE_SCHEMA: dict[str, type | tuple[type, ...]] = {
     "steps": list,
     "seconds": (int, float),
 }
-STEP_ACTIONS = {"play", "extend", "take", "split", "join", "swap", "rearrange"}
+STEP_ACTIONS = {"play", "extend", "take", "split", "join", "swap", "trade", "rearrange"}
 
 
 def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:

@@ -40,6 +40,7 @@ from rummikub.models.steps import (
     StepError,
     Swap,
     Take,
+    Trade,
     replay,
 )
 from rummikub.solver import Move, NewMeld, Origin, Status, solve
@@ -467,6 +468,10 @@ RACK_TILES = t("b2 b6 o6 o7 r6")
         ([Swap(m("b3 b4 b5"), t("b6"), (), m("b4 b5 b6"))], "fewer than 1 joker"),
         ([Join((m("b3 b4 b5"),), t("b6"), (), m("b3 b4 b5 b6"))], "at least two melds"),
         (
+            [Trade(*TABLE, Tile.parse("b5"), TABLE)],
+            "'b3 b4 b5' holds no joker",
+        ),
+        (
             [
                 Take(m("k5 b5 r5 o5"), t("o5"), (m("k5 b5 r5"),)),
                 Play(m("o5 o6 o7"), t("o6 o7"), t("o5")),
@@ -479,6 +484,53 @@ RACK_TILES = t("b2 b6 o6 o7 r6")
 def test_replay_rejects_a_wrong_step(steps: list[Step], message: str) -> None:
     with pytest.raises(StepError, match=message):
         replay(TABLE, RACK_TILES, steps)
+
+
+TRADE_TABLE = (m("r3 r4 j"), m("k3 b3 o3"))
+
+
+@pytest.mark.parametrize(
+    ("trade", "message"),
+    [
+        (Trade(m("r3 r4 j"), m("k3 b3 o3"), JOKER, (m("r3 r4 j"), m("k3 b3 o3"))), "real tile"),
+        (
+            Trade(m("r3 r4 j"), m("k3 b3 o3"), Tile.parse("r5"), (m("r3 r4 r5"), m("k3 b3 o3 j"))),
+            "holds no r5",
+        ),
+        # the tile given must end in the joker's meld and the joker in the tile's
+        (
+            Trade(m("r3 r4 j"), m("k3 b3 o3"), Tile.parse("b3"), (m("r3 r4"), m("k3 b3 o3 j"))),
+            "exactly one joker and its tile",
+        ),
+        # both melds must stay sets: b3 cannot stand where the joker stood in a red run
+        (
+            Trade(m("r3 r4 j"), m("k3 b3 o3"), Tile.parse("b3"), (m("r3 r4 b3"), m("k3 j o3"))),
+            "'r3 r4 b3' is not a legal set",
+        ),
+    ],
+)
+def test_replay_rejects_a_wrong_trade(trade: Trade, message: str) -> None:
+    with pytest.raises(StepError, match=message):
+        replay(TRADE_TABLE, (), [trade])
+
+
+def test_a_trade_exchanges_a_joker_and_its_tile_between_two_melds() -> None:
+    table = (m("j j r4"), m("r2 r3 r4 r5 j r7"))
+    trade = Trade(*table, Tile.parse("r3"), (m("r3 r4 j"), m("r2 j r4 r5 j r7")))
+    assert replay(table, (), [trade]) == ([m("r3 r4 j"), m("r2 j r4 r5 j r7")], [])
+    assert str(trade) == (
+        "Trade the joker standing for r3 in j j r4 for the r3 in r2 r3 r4 r5 j r7"
+        " → r3 r4 j | r2 j r4 r5 j r7"
+    )
+    assert trade.to_json() == {
+        "action": "trade",
+        "meld": ["j", "j", "r4"],
+        "other": ["r2", "r3", "r4", "r5", "j", "r7"],
+        "tile": "r3",
+        "results": [["r3", "r4", "j"], ["r2", "j", "r4", "r5", "j", "r7"]],
+        "before": [["j", "j", "r4"], ["r2", "r3", "r4", "r5", "j", "r7"]],
+        "after": [["r3", "r4", "j"], ["r2", "j", "r4", "r5", "j", "r7"]],
+    }
 
 
 def test_replay_rejects_a_swap_of_a_rack_joker() -> None:
