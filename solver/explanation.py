@@ -9,9 +9,10 @@ together (equal tiles are interchangeable, so a rack tile and an equal table til
 the places the move marks for them).
 
 :func:`explain` carries the move out on a simulated table, one step at a time: play a new
-meld, swap a joker for its tile, extend a meld, take tiles off a meld, split a run, join two
-pieces; each step touches at most two table melds (plus rack and loose tiles), and the
-order keeps every set on the table legal whenever it can (extend before take). Replaying
+meld, swap a joker for its tile, trade a table joker for its tile with another meld, extend
+a meld, take tiles off a meld, split a run, join two pieces; each step touches at most two
+table melds (plus rack and loose tiles), and the order keeps every set on the table legal
+whenever it can (extend before take). Replaying
 the steps (:func:`rummikub.models.steps.replay`) on the old position gives exactly the new
 table. :func:`explanation` gives all of it at once, with each new meld's origin, the opening
 meld of an opening turn and whether the move goes out.
@@ -42,7 +43,7 @@ from rummikub.models.meld import Meld, MeldKind, Reading
 from rummikub.models.moves import becomes
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
-from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take
+from rummikub.models.steps import Extend, Join, Play, Rearrange, Split, Step, Swap, Take, Trade
 from rummikub.models.tile import JOKER, Tile, sorted_tiles
 from rummikub.solver.move import Move, NewMeld, Origin, table_joker_melds
 
@@ -251,32 +252,86 @@ def _tag(move: Move) -> tuple[Move, JokerPlan | None]:
 
 def _hosts_hold_rack_tiles(table: tuple[NewMeld, ...], plan: JokerPlan) -> tuple[NewMeld, ...]:
     """The table with from-rack marks traded between equal tiles so that each strict host
-    holds two rack tiles (the placed tiles the rule counts may lie elsewhere in the move)."""
-    marks = [list(nm.from_rack) for nm in table]
-
-    def rack_tiles(j: int) -> int:
-        return sum(r and not t.is_joker for t, r in zip(table[j].meld.tiles, marks[j], strict=True))
-
-    for j in sorted(plan.fresh):
-        for q, tile in enumerate(table[j].meld.tiles):
-            if rack_tiles(j) >= 2:
-                break
-            if tile.is_joker or marks[j][q]:
-                continue
-            other = next(
-                (
-                    (k, p)
-                    for k, nm in enumerate(table)
-                    if k not in plan.fresh
-                    for p, t in enumerate(nm.meld.tiles)
-                    if t == tile and marks[k][p]
-                ),
-                None,
-            )
-            if other is not None:
-                k, p = other
-                marks[j][q], marks[k][p] = True, False
+    holds two rack tiles (the placed tiles the rule counts may lie elsewhere in the move,
+    also in another host). Unchanged when no trade gives every host two."""
+    hosts = sorted(plan.fresh)
+    if not hosts:
+        return table
+    places: dict[Tile, list[tuple[int, int]]] = defaultdict(list)
+    for k, nm in enumerate(table):
+        for p, tile in enumerate(nm.meld.tiles):
+            if not tile.is_joker:
+                places[tile].append((k, p))
+    marked = {(k, p) for k, nm in enumerate(table) for p, r in enumerate(nm.from_rack) if r}
+    share = _rack_tiles_per_host(places, marked, hosts)
+    if share is None:
+        return table
+    marks = [
+        [r and t.is_joker for t, r in zip(nm.meld.tiles, nm.from_rack, strict=True)] for nm in table
+    ]
+    for tile, where in places.items():
+        quota = sum(w in marked for w in where)
+        # Keep a mark where it was when it can stay: first the hosts' shares, then the rest.
+        chosen = [
+            w
+            for h in hosts
+            for w in sorted((w for w in where if w[0] == h), key=lambda w: w not in marked)[
+                : share.get((tile, h), 0)
+            ]
+        ]
+        rest = sorted(
+            (w for w in where if w not in chosen),
+            key=lambda w: (w not in marked, w[0] in plan.fresh),
+        )
+        for k, p in chosen + rest[: quota - len(chosen)]:
+            marks[k][p] = True
     return tuple(replace(nm, from_rack=tuple(m)) for nm, m in zip(table, marks, strict=True))
+
+
+def _rack_tiles_per_host(
+    places: dict[Tile, list[tuple[int, int]]], marked: set[tuple[int, int]], hosts: list[int]
+) -> dict[tuple[Tile, int], int] | None:
+    """How many rack copies of each tile type each host holds so that every host holds two,
+    or None when no sharing does: a flow from the rack copies of each type to the hosts'
+    places of that type, two per host (augmenting paths; the graph has a few nodes, and
+    OR-Tools' max flow would cost ~65 ms to import)."""
+    supply = {tile: sum(w in marked for w in where) for tile, where in places.items()}
+    room = {
+        (tile, h): n
+        for tile, where in places.items()
+        for h in hosts
+        if (n := sum(k == h for k, _ in where))
+    }
+    share: dict[tuple[Tile, int], int] = defaultdict(int)
+
+    def augment(h: int, seen: set[Tile]) -> bool:
+        """Give host ``h`` one more rack copy, taking one from another host if need be."""
+        for (tile, host), n in room.items():
+            if host != h or share[tile, h] >= n or tile in seen:
+                continue
+            seen.add(tile)
+            if sum(share[tile, g] for g in hosts) < supply[tile]:
+                share[tile, h] += 1
+                return True
+            for g in hosts:
+                if g != h and share[tile, g] and augment_from(g, tile, seen):
+                    share[tile, h] += 1
+                    return True
+        return False
+
+    def augment_from(g: int, tile: Tile, seen: set[Tile]) -> bool:
+        """Host ``g`` gives up a copy of ``tile`` and takes another tile instead."""
+        share[tile, g] -= 1
+        if augment(g, seen):
+            return True
+        share[tile, g] += 1
+        return False
+
+    for h in hosts:
+        for _ in range(2):
+            if not augment(h, set()):
+                return None
+    return dict(share)
 
 
 def _untagged(steps: Sequence[Step], move: Move, plan: JokerPlan) -> list[Step]:
@@ -355,6 +410,12 @@ def _subsets(tiles: Counter[Tile]) -> list[Counter[Tile]]:
     return sorted((Counter(c) for c in found), key=lambda c: -c.total())
 
 
+def _exchanged(meld: Meld, leaving: Tile, coming: Tile) -> Meld:
+    """The meld with ``coming`` in the place of one ``leaving`` tile."""
+    at = meld.tiles.index(leaving)
+    return Meld((*meld.tiles[:at], coming, *meld.tiles[at + 1 :]))
+
+
 @dataclass
 class _Piece:
     """A meld or piece lying on the table while the move is carried out."""
@@ -369,7 +430,8 @@ class _Explainer:
 
     Each step touches at most two table melds (plus rack and loose tiles). At every point
     the step chosen is the first that applies of: play a new meld whose tiles are all at
-    hand; swap a leaving joker for its tile; extend a meld with tiles at hand so that it
+    hand; swap a leaving joker for its tile; trade a staying table joker for its tile with
+    the meld it goes to; extend a meld with tiles at hand so that it
     stays legal; take leaving tiles off a meld that stays legal (or split off a legal piece);
     join two pieces of one new meld; only then take tiles off a meld that is left broken
     (the one leaving the fewest broken pieces). So broken sets lie on the table only when
@@ -578,6 +640,42 @@ class _Explainer:
                 return True
         return False
 
+    def _trade(self) -> bool:
+        """Exchange a staying table joker leaving one set for the tile it stands for leaving
+        another set for the first one's new meld: each takes the other's place, so both
+        stay sets and the joker keeps its meaning (two melds trading in a circle cannot
+        hand either over first without a broken set or a joker standing for nothing)."""
+        for piece in self.pieces:
+            j = piece.target
+            if j is None or not _is_set(piece.meld, self.rules):
+                continue
+            for joker, k in piece.out:
+                if not isinstance(joker, TableJoker) or joker.role is not Role.STAYS:
+                    continue
+                tile = joker.means
+                other = next(
+                    (
+                        q
+                        for q in self.pieces
+                        if q.target == k and (tile, j) in q.out and _is_set(q.meld, self.rules)
+                    ),
+                    None,
+                )
+                if other is None:
+                    continue
+                here = _exchanged(piece.meld, joker, tile)
+                there = _exchanged(other.meld, tile, joker)
+                if not (_is_set(here, self.rules) and _is_set(there, self.rules)):
+                    continue
+                before = (piece.meld, other.meld)
+                piece.out.remove((joker, k))
+                other.out.remove((tile, j))
+                piece.meld = self._layout(here.counts(), None if piece.out else j, here.tiles)
+                other.meld = self._layout(there.counts(), None if other.out else k, there.tiles)
+                self.steps.append(Trade(*before, tile, (piece.meld, other.meld)))
+                return True
+        return False
+
     def _segments(self, piece: _Piece) -> list[tuple[int | None, list[Tile]]]:
         """The piece as it lies, cut into stretches of tiles going to one place (None: they
         stay), each with that place."""
@@ -760,6 +858,7 @@ class _Explainer:
             lambda: self._extend(mend=True),
             self._play,
             self._swap,
+            self._trade,
             self._extend,
             lambda: self._take(broken=False),
             self._join,
@@ -894,10 +993,20 @@ def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
     return replace(move, position=after, table=tuple(table), placed=tuple(placed))
 
 
-def _steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | None) -> list[Step]:
+def _steps(
+    move: Move,
+    flow: _Flow,
+    opening: Sequence[Meld],
+    plan: JokerPlan | None,
+    avoid: frozenset[int] = frozenset(),
+) -> list[Step]:
     """The steps; an opening that goes on to the table lays its opening meld first. With a
-    ``plan`` the move is on its tagged tables (see :func:`_tag`)."""
+    ``plan`` the move is on its tagged tables (see :func:`_tag`). ``avoid``: new melds the
+    steps build afresh although an old meld could become them."""
     planned = plan is not None
+    fresh = (plan.fresh if plan is not None else frozenset()) | avoid
+    if avoid:
+        flow = _flow(move, fresh)
     if not opening or not move.position.rules.continue_after_initial:
         return _Explainer(move, flow, planned).run()
     if Counter(t for m in opening for t in m.tiles) == Counter(move.placed) and all(
@@ -906,8 +1015,26 @@ def _steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | N
         return _Explainer(move, flow, planned).run()  # nothing but the opening meld goes down
     plays: list[Step] = [Play(m, m.tiles) for m in opening]
     rest = _after_opening(move, opening)
-    fresh = plan.fresh if plan is not None else frozenset()
     return plays + _Explainer(rest, _flow(rest, fresh), planned).run()
+
+
+def _planned_steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan) -> list[Step]:
+    """The steps on the tagged tables. Which new meld an old one becomes is only a way to
+    tell the move; where that way finds no order that keeps every table joker's meaning,
+    the melds old ones become are built afresh, one at a time, then all."""
+    try:
+        return _steps(move, flow, opening, plan)
+    except _NoSwap:
+        raise
+    except SolverError as first:
+        survivors = sorted(set(flow.survivor.values()))
+        tries = [frozenset([j]) for j in survivors] + [frozenset(survivors)] * (len(survivors) > 1)
+        for avoid in tries:
+            try:
+                return _steps(move, flow, opening, plan, avoid)
+            except SolverError:
+                continue
+        raise first
 
 
 @dataclass(frozen=True)
@@ -956,7 +1083,7 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
         flaw = FLAW + "its table jokers cannot all keep their meaning or be swapped for their tiles"
     if steps and plan is not None:
         try:
-            walkthrough = _untagged(_steps(on_tags, flow, opening, plan), move, plan)
+            walkthrough = _untagged(_planned_steps(on_tags, flow, opening, plan), move, plan)
         except SolverError as error:
             # The move needs a swap the steps cannot give (say, its tile went into the
             # opening meld first): a flaw of the move; or no order of steps that keeps every

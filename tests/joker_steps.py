@@ -9,7 +9,8 @@ joker. It checks that
 * a swap gives, for each joker it frees, a tile that a bound joker of that meld stands for
   (under ``strict`` only tiles from the rack);
 * a bound joker only ever lies in a meld where it can stand for one of its tiles (a joker in
-  a piece that is no legal set stands for nothing);
+  a piece that is no legal set stands for nothing; rack and freed jokers, bound to nothing,
+  may lie in such a piece between steps);
 * under ``strict`` every freed joker ends in a new meld (one no old meld becomes) with at
   least two non-joker tiles from the rack.
 
@@ -47,6 +48,9 @@ def _options(meld: Meld, rules: RuleSet) -> set[tuple[Tile, ...]]:
 
 def _fits(jokers: Sequence[State], meld: Meld, rules: RuleSet) -> list[tuple[State, ...]]:
     """The jokers' states narrowed to the meld, one tuple per way they can lie in it."""
+    if not any(isinstance(state, frozenset) for state in jokers):
+        # Rack and freed jokers are bound to nothing: they may lie in a broken piece.
+        return [tuple(sorted(jokers, key=repr))]
     found: set[tuple[State, ...]] = set()
     for option in _options(meld, rules):
         for order in set(permutations(range(len(option)))):
@@ -92,15 +96,21 @@ class _Replay:
         for meld, states in table:
             if FREE not in states:
                 continue
-            j = next((j for j, m in enumerate(self.new) if m == meld and j not in used), None)
+            # Equal new melds are alike on the table: any one of them that is a host will do.
+            j = next(
+                (j for j, m in enumerate(self.new) if m == meld and j not in used and self.host(j)),
+                None,
+            )
             if j is None:
                 return False
             used.add(j)
-            row = self.told.provenance[j]
-            rack = sum(s == RACK and not t.is_joker for s, t in zip(row, meld.tiles, strict=True))
-            if self.told.sources[j] is not None or rack < 2:
-                return False
         return True
+
+    def host(self, j: int) -> bool:
+        """Whether new meld ``j`` may hold a freed joker: new, with two rack tiles."""
+        row, tiles = self.told.provenance[j], self.new[j].tiles
+        rack = sum(s == RACK and not t.is_joker for s, t in zip(row, tiles, strict=True))
+        return self.told.sources[j] is None and rack >= 2
 
     def swapped(self, n: int, step: Swap, incoming: list[State]) -> list[list[State]]:
         """The jokers left in the meld after the swap, for each way the swap can be read."""
