@@ -1,4 +1,5 @@
-"""The whole path a user runs, on one position: solve, explain, JSON and text, replay, validate.
+"""The whole path a user runs, on one position: solve, explain, JSON and text, replay, validate
+(the move by the validator, the steps' table jokers by :mod:`joker_steps`).
 
 Shared by ``tests/test_user_path.py`` (a fixed-seed sample in CI) and
 ``benchmarks/bench_user_path.py`` (thousands of positions per joker rule, with solve times).
@@ -15,6 +16,8 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+
+from joker_steps import joker_step_problems
 
 from rummikub.cli.render import render_move
 from rummikub.models import JOKER, Colour, JokerRule, Meld, Position, RuleSet, Tile
@@ -137,6 +140,10 @@ def check_move_path(move: Move, thorough: bool = True) -> PathResult:
     for number, step in enumerate(told.steps, 1):
         if len(step.inputs) > 2 or len(step.outputs) > 2:
             raise UserPathError(f"step {number} touches more than two table melds: {step}{where}")
+    if told.flaw:
+        raise UserPathError(f"the steps carry a note: {told.flaw}{where}")
+    if problems := joker_step_problems(move, told):
+        raise UserPathError(f"the steps break the joker rule: {problems}{where}")
     swaps = int(any(step.action == "swap" for step in told.steps))
     return PathResult(move.seconds, move.placed_count, len(told.steps), payload["moved"], swaps)
 
