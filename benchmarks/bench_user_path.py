@@ -2,8 +2,10 @@
 
 Every position (``tests/user_path.py``: random joker-heavy positions, the presets in turn
 with the joker rule set) goes through what a user runs: solve, explain, ``--json`` and the
-text render of the CLI, replay of the steps (``rummikub.models.steps.replay``) and the
-independent validator (``rummikub.models.validation``). Prints, per joker rule, positions,
+text render of the CLI, replay of the steps (``rummikub.models.steps.replay``), the
+independent validator (``rummikub.models.validation``) and the independent check of the
+steps' table jokers (``tests/joker_steps.py``; a step note counts as a failure too).
+Prints, per joker rule, positions,
 failures, the solve time median / p95 / p99 / max (wall, in the process) and how many
 answers free a table joker (a swap step).
 
