@@ -913,9 +913,14 @@ def _meld_value(meld: Meld, rules: RuleSet) -> int:
 
 
 def _best_melds(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, tuple[Meld, ...]]:
-    """Disjoint legal sets of these tiles worth the most (some tiles may be left over), in
-    as few sets as that allows."""
+    """Disjoint legal sets of these tiles worth the most (some tiles may be left over), with
+    as few jokers and then as few sets as that allows (a joker left on the rack need not be
+    moved again, say swapped out of the opening meld for a tile the rest of the turn needs
+    elsewhere)."""
     memo: dict[tuple[Tile, ...], tuple[int, tuple[Meld, ...]]] = {}
+
+    def rank(value: int, melds: tuple[Meld, ...]) -> tuple[int, int, int]:
+        return value, -sum(m.jokers for m in melds), -len(melds)
 
     def best(rest: tuple[Tile, ...]) -> tuple[int, tuple[Meld, ...]]:
         if not rest:
@@ -938,7 +943,7 @@ def _best_melds(tiles: Sequence[Tile], rules: RuleSet) -> tuple[int, tuple[Meld,
                     continue
                 left = tuple(u for k, u in enumerate(others) if k not in chosen)
                 sub_value, sub = best(left)
-                if (value + sub_value, -len(sub) - 1) > (found[0], -len(found[1])):
+                if rank(value + sub_value, (meld, *sub)) > rank(*found):
                     laid = Meld(meld.readings(rules)[0].laid_out())
                     found = (value + sub_value, (laid, *sub))
         memo[rest] = found
@@ -960,9 +965,8 @@ def _opening(move: Move, flow: _Flow, swapped: Counter[Tile]) -> tuple[Meld, ...
         for meld, row in zip(move.melds, flow.sources, strict=True)
         if all(source == RACK for source in row)
     )
-    if sum(_meld_value(m, rules) for m in own) >= rules.initial_threshold and not (
-        swapped & Counter(t for m in own for t in m.tiles)
-    ):
+    left = Counter(position.rack) - Counter(t for m in own for t in m.tiles)
+    if sum(_meld_value(m, rules) for m in own) >= rules.initial_threshold and not (swapped - left):
         return own
     kept = list((Counter(move.placed) - swapped).elements())
     value, melds = _best_melds(kept, rules)

@@ -143,6 +143,42 @@ def test_searched_positions(name: str) -> None:
     assert explanation(solve(position)).flaw is None
 
 
+SECOND_COPY_OPENING = """rules: standard colours=3 numbers=8 jokers=3 initial_threshold=15 \
+continue_after_initial=yes joker_rule=locked
+table: k2 b2 r2 | b3 b4 b5 | j j r8
+rack: b8 k8 k1 r8 k8 j
+initial: yes"""
+
+
+def test_an_opening_meld_keeps_a_tile_the_rack_holds_twice() -> None:
+    """The rack's own melds are the opening meld although one needs a k8 and a table joker
+    is swapped for k8 later: the rack holds a second k8 (before, the opening became b8 r8 j,
+    and the steps then swapped the rack's own joker out of it again for the other k8)."""
+    position = position_from_text(SECOND_COPY_OPENING)
+    assert _steps_ok(position) == []
+    told = explanation(solve(position))
+    assert [str(m) for m in told.opening] == ["k8 b8 r8"]
+    assert [s.action for s in told.steps] == ["play", "swap", "play"]
+
+
+JOKER_FREE_OPENING = """rules: american colours=3 numbers=7 jokers=3 initial_threshold=6 \
+continue_after_initial=yes joker_rule=locked
+table: r3 j r5 r6 | j b1 r1 | k4 b4 r4
+rack: r4 k1 b4 k4 j
+initial: yes"""
+
+
+def test_an_opening_meld_leaves_the_rack_joker_for_later() -> None:
+    """Of the opening melds worth as much, the one without the rack's joker: k4 b4 r4 (the
+    table's r4 joker trades places with its r4 later), not b4 r4 j, whose joker the steps
+    then swapped out again for the k4 another meld needs."""
+    position = position_from_text(JOKER_FREE_OPENING)
+    assert _steps_ok(position) == []
+    told = explanation(solve(position))
+    assert [str(m) for m in told.opening] == ["k4 b4 r4"]
+    assert "trade" in [s.action for s in told.steps]
+
+
 def test_steps_that_cannot_keep_the_joker_rule_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """Should no order of steps keep every table joker's meaning (none is known since the
     trade step), the steps say so in a note and carry the move out as under the free rule."""
