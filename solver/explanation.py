@@ -444,6 +444,7 @@ class _Explainer:
         self.old = move.position.table
         self.new = [nm.meld for nm in move.table]
         self.steps: list[Step] = []
+        self.taken_apart = 0  # melds lifted off whole as a last resort (see _take_apart)
         self.rack: dict[int, Counter[Tile]] = defaultdict(Counter)
         self.loose: dict[int, Counter[Tile]] = defaultdict(Counter)
         for j, row in enumerate(flow.sources):
@@ -834,6 +835,16 @@ class _Explainer:
                 return True
         return False
 
+    def _take_apart(self) -> bool:
+        """Last resort: lift a whole piece that still has tiles to give off the table (when
+        lifting only those would cut it into more than two pieces)."""
+        piece = next((p for p in self.pieces if p.out), None)
+        if piece is None:
+            return False
+        self._take_off(piece)
+        self.taken_apart += 1
+        return True
+
     def _relay(self) -> bool:
         """A meld that holds its new tiles but lies otherwise: lay it out as the new meld."""
         for piece in self.pieces:
@@ -864,6 +875,7 @@ class _Explainer:
             self._join,
             lambda: self._take(broken=True),
             self._take_whole,
+            self._take_apart,
             self._relay,
         )
         budget = 4 * (sum(len(m) for m in self.new) + len(self.old)) + 10
@@ -997,48 +1009,61 @@ def _after_opening(move: Move, opening: Sequence[Meld]) -> Move:
     return replace(move, position=after, table=tuple(table), placed=tuple(placed))
 
 
-def _steps(
+def _narration(
     move: Move,
     flow: _Flow,
     opening: Sequence[Meld],
     plan: JokerPlan | None,
     avoid: frozenset[int] = frozenset(),
-) -> list[Step]:
-    """The steps; an opening that goes on to the table lays its opening meld first. With a
-    ``plan`` the move is on its tagged tables (see :func:`_tag`). ``avoid``: new melds the
-    steps build afresh although an old meld could become them."""
+) -> tuple[list[Step], int]:
+    """The steps, and how many melds they take apart as a last resort; an opening that goes
+    on to the table lays its opening meld first. With a ``plan`` the move is on its tagged
+    tables (see :func:`_tag`). ``avoid``: new melds the steps build afresh although an old
+    meld could become them."""
     planned = plan is not None
     fresh = (plan.fresh if plan is not None else frozenset()) | avoid
     if avoid:
         flow = _flow(move, fresh)
-    if not opening or not move.position.rules.continue_after_initial:
-        return _Explainer(move, flow, planned).run()
-    if Counter(t for m in opening for t in m.tiles) == Counter(move.placed) and all(
-        m in move.melds for m in opening
-    ):
-        return _Explainer(move, flow, planned).run()  # nothing but the opening meld goes down
-    plays: list[Step] = [Play(m, m.tiles) for m in opening]
-    rest = _after_opening(move, opening)
-    return plays + _Explainer(rest, _flow(rest, fresh), planned).run()
+    plays: list[Step] = []
+    if opening and move.position.rules.continue_after_initial:
+        only_opening = Counter(t for m in opening for t in m.tiles) == Counter(move.placed)
+        if not (only_opening and all(m in move.melds for m in opening)):
+            plays = [Play(m, m.tiles) for m in opening]
+            move = _after_opening(move, opening)
+            flow = _flow(move, fresh)
+    explainer = _Explainer(move, flow, planned)
+    return plays + explainer.run(), explainer.taken_apart
 
 
-def _planned_steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan) -> list[Step]:
-    """The steps on the tagged tables. Which new meld an old one becomes is only a way to
-    tell the move; where that way finds no order that keeps every table joker's meaning,
-    the melds old ones become are built afresh, one at a time, then all."""
+def _steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | None) -> list[Step]:
+    """The steps (see :func:`_narration`). Which new meld an old one becomes is only a way
+    to tell the move: where that way finds no order (on tagged tables: none that keeps
+    every table joker's meaning) or must take a meld apart, the melds old ones become are
+    built afresh, one at a time, then all, and the telling with the fewest melds taken
+    apart, then the fewest steps, is kept."""
+    best: tuple[list[Step], int] | None = None
+    failure: SolverError | None = None
     try:
-        return _steps(move, flow, opening, plan)
+        best = _narration(move, flow, opening, plan)
     except _NoSwap:
         raise
-    except SolverError as first:
-        survivors = sorted(set(flow.survivor.values()))
-        tries = [frozenset([j]) for j in survivors] + [frozenset(survivors)] * (len(survivors) > 1)
-        for avoid in tries:
-            try:
-                return _steps(move, flow, opening, plan, avoid)
-            except SolverError:
-                continue
-        raise first
+    except SolverError as error:
+        failure = error
+    if best is not None and not best[1]:
+        return best[0]
+    survivors = sorted(set(flow.survivor.values()))
+    tries = [frozenset([j]) for j in survivors] + [frozenset(survivors)] * (len(survivors) > 1)
+    for avoid in tries:
+        try:
+            told = _narration(move, flow, opening, plan, avoid)
+        except SolverError:
+            continue
+        if best is None or (told[1], len(told[0])) < (best[1], len(best[0])):
+            best = told
+    if best is None:
+        assert failure is not None
+        raise failure
+    return best[0]
 
 
 @dataclass(frozen=True)
@@ -1087,7 +1112,7 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
         flaw = FLAW + "its table jokers cannot all keep their meaning or be swapped for their tiles"
     if steps and plan is not None:
         try:
-            walkthrough = _untagged(_planned_steps(on_tags, flow, opening, plan), move, plan)
+            walkthrough = _untagged(_steps(on_tags, flow, opening, plan), move, plan)
         except SolverError as error:
             # The move needs a swap the steps cannot give (say, its tile went into the
             # opening meld first): a flaw of the move; or no order of steps that keeps every

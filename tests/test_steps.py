@@ -572,6 +572,24 @@ def test_step_texts() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rules: standard numbers=9 min_len=4\ntable: r5 j r7 j | k4 k5 k6 k7\nrack: r8 r8 r6 b8 b6",
+        "rules: standard numbers=9 min_len=4\ntable: j b2 j b4 b5 | k1 b1 r1 o1\n"
+        "rack: b1 k5 b5 b3 o8 k2",
+    ],
+)
+def test_jokers_swapped_out_of_a_run_rather_than_the_run_cut_in_three(text: str) -> None:
+    """With four-tile sets, the old run is told as becoming the new run (its two jokers
+    swapped out for a new set) rather than the new set of its jokers, which left the run's
+    real tiles to lift out of its middle in three pieces: no step could do that, and the
+    explanation failed (an internal error in the CLI). Found by a search over 40,000
+    free-rule positions."""
+    steps = steps_for(text)
+    assert [s.action for s in steps] == ["swap", "play"], [str(s) for s in steps]
+
+
 def test_a_joker_that_waits_for_a_tile_taken_later() -> None:
     """A leaving joker whose meld has no tile at hand yet is not swapped for nothing."""
     text = position_from_text(
