@@ -45,13 +45,18 @@ def tiles_text(tiles: Iterable[Tile]) -> str:
 
 
 def _meld_line(
-    new: NewMeld, position: Position, from_rack: Sequence[bool], origin: Origin, source: int | None
+    new: NewMeld,
+    position: Position,
+    from_rack: Sequence[bool],
+    origin: Origin,
+    source: int | None,
+    jokers: Sequence[tuple[int, list[Tile]]],
 ) -> str:
     label = click.style(f"{origin:<9}", **_ORIGIN_STYLE[origin])  # type: ignore[arg-type]
     body = " ".join(tile_text(t, r) for t, r in zip(new.meld.tiles, from_rack, strict=True))
     notes = []
-    for slot, options in new.joker_options(position):
-        if len(new.joker_options(position)) > 1:
+    for slot, options in jokers:
+        if len(jokers) > 1:
             notes.append(f"j#{slot + 1} = {' or '.join(map(str, options))}")
         else:
             notes.append(f"j = {' or '.join(map(str, options))}")
@@ -109,9 +114,9 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
     )
     # Stars follow the tiles' provenance, so they agree with the steps below.
     lines += [
-        _meld_line(new, position, [s == RACK for s in row], origin, source)
-        for new, row, origin, source in zip(
-            move.table, told.provenance, told.origins, told.sources, strict=True
+        _meld_line(new, position, [s == RACK for s in row], origin, source, jokers)
+        for new, row, origin, source, jokers in zip(
+            move.table, told.provenance, told.origins, told.sources, told.jokers, strict=True
         )
     ]
     if not move.table:
@@ -144,8 +149,8 @@ def move_picture(move: Move) -> TablePicture:
     told = explanation(move, steps=False)
     labels = {
         (row, slot): "/".join(map(str, options))
-        for row, new in enumerate(move.table)
-        for slot, options in new.joker_options(move.position)
+        for row, jokers in enumerate(told.jokers)
+        for slot, options in jokers
         if options
     }
     count = move.placed_count

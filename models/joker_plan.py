@@ -110,13 +110,17 @@ def _slot_meanings(meld: Meld, rules: RuleSet) -> list[set[Tile]]:
 
 
 def _tag_meld(meld: Meld, rules: RuleSet, tags: Sequence[TableJoker], rest: Tile) -> Meld:
-    """The meld with its jokers replaced by ``tags`` (each where its meaning lies as laid
-    out, when it can) and ``rest`` for the jokers left over."""
+    """The meld with its jokers replaced by ``tags`` (each where the meld declares its
+    meaning, else where that meaning lies as laid out, when it can) and ``rest`` for the
+    jokers left over."""
     slots = _slot_meanings(meld, rules)
+    declared = meld.declared or (None,) * meld.jokers
     chosen: list[Tile | None] = [None] * meld.jokers
     left = list(tags)
-    for tag in list(left):  # first each tag to a slot that stands for its tile
-        k = next((k for k, s in enumerate(slots) if chosen[k] is None and tag.means in s), None)
+    for tag in list(left):  # first each tag to a slot declared, else standing, for its tile
+        k = next((k for k, d in enumerate(declared) if chosen[k] is None and d == tag.means), None)
+        if k is None:
+            k = next((k for k, s in enumerate(slots) if chosen[k] is None and tag.means in s), None)
         if k is not None:
             chosen[k] = tag
             left.remove(tag)

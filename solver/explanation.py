@@ -1079,7 +1079,9 @@ class Explanation:
     toward the threshold (jokers as the tiles they stand for); ``goes_out`` says the rack
     is emptied. ``flaw`` says why the steps cannot keep the strict or locked joker rule,
     when the move itself breaks it (a solver bug); the steps then carry it out as under
-    the free rule.
+    the free rule. ``jokers`` says per new meld what each joker may stand for
+    (:meth:`~rummikub.solver.move.NewMeld.joker_options`; under the strict and locked
+    rules a table joker that keeps its meaning stands for that tile alone).
     """
 
     steps: tuple[Step, ...]
@@ -1091,6 +1093,7 @@ class Explanation:
     opening_value: int | None = None
     goes_out: bool = False
     flaw: str | None = None
+    jokers: tuple[list[tuple[int, list[Tile]]], ...] = ()
 
 
 def explanation(move: Move, steps: bool = True) -> Explanation:
@@ -1133,6 +1136,12 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
         sum(_meld_value(m, rules) for m in opening) if opening else None,
         not move.is_draw and not move.rack_left,
         flaw,
+        tuple(
+            nm.joker_options(
+                move.position, None if plan is None else declared_meanings(tagged_meld.tiles)
+            )
+            for nm, tagged_meld in zip(move.table, on_tags.melds, strict=True)
+        ),
     )
 
 

@@ -38,22 +38,37 @@ class NewMeld:
         """The tiles of this meld that came from the rack."""
         return tuple(t for t, r in zip(self.meld.tiles, self.from_rack, strict=True) if r)
 
-    def joker_options(self, position: Position) -> list[tuple[int, list[Tile]]]:
-        """For each joker (by position in the meld), every tile it may stand for as laid out."""
+    def joker_options(
+        self, position: Position, meanings: Sequence[Tile | None] | None = None
+    ) -> list[tuple[int, list[Tile]]]:
+        """For each joker (by position in the meld), every tile it may stand for as laid out.
+
+        A joker whose meaning is known (``meanings``, one per joker in order, such as a table
+        joker that keeps its meaning under the strict or locked rule; by default the meld's
+        declared ones) stands for that tile alone, and the others for what it leaves them."""
         rules = position.rules
         layout = self.meld.tiles
+        slots = [i for i, t in enumerate(layout) if t.is_joker]
+        known = self.meld.declared if meanings is None else meanings
+        fixed = [known[k] if k < len(known) else None for k in range(len(slots))]
+        stated = Counter(t for t in fixed if t is not None)
         options: dict[int, set[Tile]] = {}
         for reading in self.meld.readings(rules):
-            if reading.kind is MeldKind.RUN and reading.laid_out() != layout:
+            is_run = reading.kind is MeldKind.RUN
+            if is_run and reading.laid_out() != layout:
                 continue
-            joker_slots = [i for i, t in enumerate(layout) if t.is_joker]
-            if reading.kind is MeldKind.RUN:
-                for slot, tile in zip(joker_slots, reading.joker_options(rules)[0], strict=True):
-                    options.setdefault(slot, set()).add(tile)
-            else:
-                stands = {t for combo in reading.joker_options(rules) for t in combo}
-                for slot in joker_slots:
-                    options.setdefault(slot, set()).update(stands)
+            for combo in reading.joker_options(rules):
+                if is_run:
+                    if any(f is not None and f != t for f, t in zip(fixed, combo, strict=True)):
+                        continue
+                    for slot, tile in zip(slots, combo, strict=True):
+                        options.setdefault(slot, set()).add(tile)
+                elif not stated - Counter(combo):
+                    rest = set((Counter(combo) - stated).elements())
+                    for slot, meaning in zip(slots, fixed, strict=True):
+                        options.setdefault(slot, set()).update({meaning} if meaning else rest)
+        if not options and any(fixed):  # meanings that fit no reading: say what the tiles allow
+            return self.joker_options(position, ())
         return [(slot, sorted_tiles(tiles)) for slot, tiles in sorted(options.items())]
 
 
@@ -121,8 +136,8 @@ class Move:
         told = explanation(self, steps)
         jokers = [
             {"meld": i, "position": slot, "stands_for": tiles_json(tiles)}
-            for i, new in enumerate(self.table)
-            for slot, tiles in new.joker_options(self.position)
+            for i, options in enumerate(told.jokers)
+            for slot, tiles in options
         ]
         payload: dict[str, object] = {
             "status": str(self.status),

@@ -344,3 +344,21 @@ def test_a_circular_joker_trade_from_the_command_line() -> None:
     assert trade["action"] == "trade" and trade["tile"] == "r3"
     assert trade["before"] == [["j", "j", "r4"], ["r2", "r3", "r4", "r5", "j", "r7"]]
     assert trade["after"] == [["r3", "r4", "j"], ["r2", "j", "r4", "r5", "j", "r7"]]
+
+
+@pytest.mark.parametrize("rule", ["strict", "locked"])
+def test_a_table_joker_is_listed_with_the_meaning_it_keeps(rule: str) -> None:
+    """Under the strict and locked rules a table joker that stays stands for its old tile:
+    the table listing and --json say that tile alone, and a rack joker beside it (starred,
+    'rack' in the provenance) what is left."""
+    kept = f"rules: standard joker_rule={rule}\ntable: k5 b5 r5 j | r6 r7 r8\nrack: r4\n"
+    code, out, _ = run("solve", "-", stdin=kept)
+    assert code == 0 and "k5 b5 j   j = o5; was 'k5 b5 r5 j'" in out
+    payload = json.loads(run("solve", "-", "--json", stdin=kept)[1])
+    assert [j["stands_for"] for j in payload["jokers"]] == [["o5"]]
+    beside = f"rules: standard joker_rule={rule}\ntable: j b6 r6 o6 | k10 b10 r10 o10\nrack: k6 j\n"
+    payload = json.loads(run("solve", "-", "--json", stdin=beside)[1])
+    check_schema(payload)
+    for joker in payload["jokers"]:
+        source = payload["melds"][joker["meld"]]["provenance"][joker["position"]]
+        assert joker["stands_for"] == (["b6", "o6"] if source == "rack" else ["k6"]), payload
