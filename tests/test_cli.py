@@ -362,3 +362,17 @@ def test_a_table_joker_is_listed_with_the_meaning_it_keeps(rule: str) -> None:
     for joker in payload["jokers"]:
         source = payload["melds"][joker["meld"]]["provenance"][joker["position"]]
         assert joker["stands_for"] == (["b6", "o6"] if source == "rack" else ["k6"]), payload
+
+
+def test_a_draw_leaves_the_table_as_it_lay() -> None:
+    """Nothing to place under strict: the untouched table is listed as written and there
+    are no steps (before, 'Lay j b6 r6 out as j=k6 b6 r6', twice)."""
+    position = (
+        "rules: american colours=3 numbers=7 jokers=3 joker_rule=strict\n"
+        "table: j b6 r6 | j b6 r6 | r3 j r5\nrack: b7 k7 r1\n"
+    )
+    code, out, _ = run("solve", "-", stdin=position)
+    assert code == 0 and "Draw a tile" in out and "Steps:" not in out
+    assert out.count("kept      j b6 r6   j = k6") == 2 and "kept      r3 j r5   j = r4" in out
+    payload = json.loads(run("solve", "-", "--json", stdin=position)[1])
+    assert payload["steps"] == [] and payload["table"][:2] == [["j", "b6", "r6"]] * 2
