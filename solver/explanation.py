@@ -247,7 +247,40 @@ def _tag(move: Move) -> tuple[Move, JokerPlan | None]:
         for nm, meld in zip(move.table, plan.new, strict=True)
     )
     position = replace(move.position, table=plan.old)
-    return replace(move, position=position, table=_hosts_hold_rack_tiles(table, plan)), plan
+    table = _hosts_hold_rack_tiles(_swapped_tiles_stay(table, plan), plan)
+    return replace(move, position=position, table=table), plan
+
+
+def _swapped_tiles_stay(table: tuple[NewMeld, ...], plan: JokerPlan) -> tuple[NewMeld, ...]:
+    """The table with from-rack marks traded between equal tiles so that a tile swapped
+    for a freed table joker is, where it can be, the rack's copy in the new meld that the
+    joker's old meld becomes: the swap then puts it where it stays, and an equal table
+    tile goes where the rack's copy was to go."""
+    new = [nm.meld for nm in table]
+    prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
+    pairs = becomes(plan.old, new, prefer=prefer, fresh=plan.fresh)
+    marks = [list(nm.from_rack) for nm in table]
+    for i, old in enumerate(plan.old):
+        j = pairs.get(i)
+        if j is None:
+            continue
+        swapped = Counter(
+            t.means for t in old.tiles if isinstance(t, TableJoker) and t.role is Role.FREED
+        )
+        for tile, count in swapped.items():
+            here = [q for q, t in enumerate(new[j].tiles) if t == tile]
+            table_copies = [q for q in here if not marks[j][q]]
+            short = count - sum(marks[j][q] for q in here)
+            elsewhere = [
+                (k, p)
+                for k, meld in enumerate(new)
+                if k != j and k not in plan.fresh
+                for p, t in enumerate(meld.tiles)
+                if t == tile and marks[k][p]
+            ]
+            for q, (k, p) in zip(table_copies[: max(short, 0)], elsewhere, strict=False):
+                marks[j][q], marks[k][p] = True, False
+    return tuple(replace(nm, from_rack=tuple(m)) for nm, m in zip(table, marks, strict=True))
 
 
 def _hosts_hold_rack_tiles(table: tuple[NewMeld, ...], plan: JokerPlan) -> tuple[NewMeld, ...]:

@@ -25,7 +25,7 @@ from rummikub.models.steps import Step, Swap, replay
 from rummikub.models.validation import move_problems
 from rummikub.solver import explanation as explanation_module
 from rummikub.solver import solve
-from rummikub.solver.explanation import FLAW, LIMIT, explanation
+from rummikub.solver.explanation import FLAW, LIMIT, RACK, explanation
 
 SMALL = {
     "c3n7": RuleSet(colours=3, numbers=7, copies=2, jokers=2),
@@ -177,6 +177,21 @@ def test_an_opening_meld_leaves_the_rack_joker_for_later() -> None:
     told = explanation(solve(position))
     assert [str(m) for m in told.opening] == ["k4 b4 r4"]
     assert "trade" in [s.action for s in told.steps]
+
+
+def test_the_swapped_tile_is_the_one_that_stays() -> None:
+    """Of two equal r3s, the rack's is swapped for the table joker and stays in that meld;
+    the table's goes to the new group (before, the steps swapped the rack's r3 in, took the
+    whole meld apart again and laid it out anew; the stars said the same as the steps)."""
+    text = "j j r5 | k6 b6 r6 | r3 r4 r5 r6 r7 / r3 b3 b5 b7 k3"
+    position = _position(text, "strict", "colours=3 numbers=7")
+    assert _steps_ok(position) == []
+    move = solve(position)
+    told = explanation(move)
+    assert [s.action for s in told.steps] == ["swap", "play", "take", "play"]
+    swap = told.steps[0]
+    j = move.melds.index(swap.outputs[0])
+    assert told.provenance[j][swap.outputs[0].tiles.index(Tile.parse("r3"))] == RACK
 
 
 def test_steps_that_cannot_keep_the_joker_rule_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
