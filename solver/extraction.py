@@ -7,25 +7,9 @@ from dataclasses import dataclass, field
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
-from rummikub.models.rules import RuleSet
 from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.move import NewMeld, Origin
-
-
-def _lies_as_it_did(meld: Meld, old: Meld, rules: RuleSet) -> bool:
-    """Whether a kept meld is its old meld as it lies: the same tiles, jokers standing for
-    what the old layout lets them (a group's joker places mean nothing; a run's are its
-    numbers)."""
-    if meld.counts() != old.counts():
-        return False
-    stated = Counter(d for d in meld.declared if d is not None)
-    return any(
-        not stated - Counter(option)
-        for reading in old.readings(rules)
-        if reading.kind is MeldKind.GROUP or reading.laid_out() == old.tiles
-        for option in reading.joker_options(rules)
-    )
 
 
 @dataclass
@@ -252,7 +236,9 @@ def extract(
                 marks.append(False)
         origin = Origin.KEPT if len(draft.tiles) == len(position.table[m]) else Origin.EXTENDED
         meld = draft.meld()
-        if origin is Origin.KEPT and _lies_as_it_did(meld, position.table[m], position.rules):
+        if origin is Origin.KEPT and meld.counts() == position.table[m].counts():
+            # An untouched meld lies as it did, its jokers read as its layout lets them
+            # (the model may have read an ambiguous one otherwise: nothing depends on it).
             meld = position.table[m]
         kept_melds.append(NewMeld(meld, origin, m, tuple(marks)))
     for i, draft in enumerate(built):
