@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
 from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.move import NewMeld, Origin
+
+
+def _as_written(table: tuple[NewMeld, ...], old: tuple[Meld, ...]) -> tuple[NewMeld, ...]:
+    """The new table with each meld made of an old meld's tiles lying as that meld was
+    written: its jokers read as its layout lets them (the model may have read an ambiguous
+    joker otherwise, or laid a group's joker elsewhere; nothing depends on it), so an
+    untouched meld needs no step. The from-rack marks go with their tiles."""
+    left = list(range(len(old)))
+    out = []
+    for nm in table:
+        same = [i for i in left if nm.meld.counts() == old[i].counts()]
+        if same:
+            i = nm.source if nm.source in same else same[0]
+            left.remove(i)
+            marks: dict[Tile, list[bool]] = {}
+            for tile, mark in zip(nm.meld.tiles, nm.from_rack, strict=True):
+                marks.setdefault(tile, []).append(mark)
+            nm = replace(nm, meld=old[i], from_rack=tuple(marks[t].pop() for t in old[i].tiles))
+        out.append(nm)
+    return tuple(out)
 
 
 @dataclass
@@ -235,12 +255,7 @@ def extract(
                 table_pool[tile] -= 1
                 marks.append(False)
         origin = Origin.KEPT if len(draft.tiles) == len(position.table[m]) else Origin.EXTENDED
-        meld = draft.meld()
-        if origin is Origin.KEPT and meld.counts() == position.table[m].counts():
-            # An untouched meld lies as it did, its jokers read as its layout lets them
-            # (the model may have read an ambiguous one otherwise: nothing depends on it).
-            meld = position.table[m]
-        kept_melds.append(NewMeld(meld, origin, m, tuple(marks)))
+        kept_melds.append(NewMeld(draft.meld(), origin, m, tuple(marks)))
     for i, draft in enumerate(built):
         if i in result:
             continue
@@ -255,5 +270,7 @@ def extract(
         origin = Origin.NEW if all(marks) else Origin.REBUILT
         result[i] = NewMeld(draft.meld(), origin, None, tuple(marks))
     assert not +rack_pool and not +table_pool and not -rack_pool and not -table_pool
-    table = tuple(kept_melds) + tuple(result[i] for i in range(len(built)))
+    table = _as_written(
+        tuple(kept_melds) + tuple(result[i] for i in range(len(built))), position.table
+    )
     return table, tuple(placed.elements())

@@ -384,8 +384,11 @@ def test_a_draw_leaves_the_table_as_it_lay() -> None:
         "rules: american joker_rule=strict\ntable: k9 k10 j | k2 b2 j\nrack: o6 b6 b3 k3\n",
         "rules: standard colours=3 numbers=8 jokers=3 joker_rule=strict\n"
         "table: j k4 k5 | j j r8 | k4 b4 r4\nrack: k6 k8 r7\n",
+        "rules: standard joker_rule=strict\ntable: k13 j o13 | r5 r6 r7\n"
+        "rack: b13 o13 k13 b9 r9 b2\n",
+        "rules: american joker_rule=locked\ntable: k9 j k11\nrack: k10 o3 b3 k9 k11 o2 b8 j\n",
     ],
-    ids=["draw", "move"],
+    ids=["draw", "move", "equal-group-from-the-rack", "equal-run-from-the-rack"],
 )
 def test_an_untouched_meld_with_an_ambiguous_joker_is_not_laid_out_anew(position: str) -> None:
     """'k9 k10 j' may mean k8 or k11; whatever the solver read, the meld is left as it lies:
