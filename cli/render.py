@@ -192,9 +192,10 @@ def render_ranked(ranked: RankedMoves, steps: bool = True) -> str:
 def render_check(position: Position) -> str:
     """One line that says a position is legal and what it holds."""
     table_tiles = len(position.table_tiles())
+    melds, rack = len(position.table), len(position.rack)
     text = (
-        f"legal position: {len(position.table)} table melds ({table_tiles} tiles), "
-        f"{len(position.rack)} rack tiles"
+        f"legal position: {melds} table meld{'s' if melds != 1 else ''} ({table_tiles} "
+        f"tile{'s' if table_tiles != 1 else ''}), {rack} rack tile{'s' if rack != 1 else ''}"
     )
     if position.initial:
         text += f", opening meld still to make (>= {position.rules.initial_threshold})"

@@ -1114,7 +1114,8 @@ class Explanation:
     when the move itself breaks it (a solver bug); the steps then carry it out as under
     the free rule. ``jokers`` says per new meld what each joker may stand for
     (:meth:`~rummikub.solver.move.NewMeld.joker_options`; under the strict and locked
-    rules a table joker that keeps its meaning stands for that tile alone).
+    rules a table joker that keeps its meaning in a changed meld stands for that tile
+    alone, one in a kept meld for what its layout lets it).
     """
 
     steps: tuple[Step, ...]
@@ -1171,9 +1172,13 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
         flaw,
         tuple(
             nm.joker_options(
-                move.position, None if plan is None else declared_meanings(tagged_meld.tiles)
+                move.position,
+                # A kept meld's jokers still stand for what its old layout lets them.
+                None
+                if plan is None or origin is Origin.KEPT
+                else declared_meanings(tagged_meld.tiles),
             )
-            for nm, tagged_meld in zip(move.table, on_tags.melds, strict=True)
+            for nm, tagged_meld, (origin, _) in zip(move.table, on_tags.melds, origins, strict=True)
         ),
     )
 

@@ -398,3 +398,34 @@ def test_an_untouched_meld_with_an_ambiguous_joker_is_not_laid_out_anew(position
     written = position.split("table: ")[1].split("\n")[0].split(" | ")
     kept = [line[12:].split("   ")[0] for line in out.splitlines() if line.startswith("  kept ")]
     assert kept and all(meld in written for meld in kept), (kept, written)
+
+
+@pytest.mark.parametrize("rule", ["strict", "locked"])
+def test_a_kept_meld_lists_every_meaning_its_joker_still_has(rule: str) -> None:
+    """An untouched group's joker may still be taken next turn with either missing colour:
+    the listing says so, not just the one the solver read (found by the review)."""
+    position = f"rules: standard joker_rule={rule}\ntable: j b6 r6 | k1 k2 k3\nrack: k4\n"
+    code, out, _ = run("solve", "-", stdin=position)
+    assert code == 0 and "kept      j b6 r6   j = k6 or o6" in out, out
+    payload = json.loads(run("solve", "-", "--json", stdin=position)[1])
+    assert [j["stands_for"] for j in payload["jokers"]] == [["k6", "o6"]]
+
+
+def test_a_closed_pipe_is_no_bug() -> None:
+    """`rummikub solve --jsonl … | head -1`: the reader stops, rummikub exits quietly."""
+    lines = "".join(
+        json.dumps({"table": [["r1", "r2", "r3"]], "rack": ["r4", f"k{n}"]}) + "\n"
+        for n in (1 + k % 12 for k in range(300))  # more output than a pipe holds
+    )
+    command = [sys.executable, "-m", "rummikub.cli", "solve", "--jsonl"]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(lines.encode())
+        process.stdin.close()
+        process.stdout.readline()
+        process.stdout.close()  # as `head -1` does
+        error = process.stderr.read().decode() if process.stderr else ""
+        code = process.wait(timeout=60)
+    assert code == 0 and "internal error" not in error, (code, error)
