@@ -155,11 +155,12 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
         if i not in survivor:
             for p, tile in enumerate(meld.tiles):
                 items[_goes_as(tile)].append([i, p, -1])
-    # Under the strict rule the rack tiles go where the move marks them (a host's two rack
-    # tiles are pinned below): rack tiles first, to the places marked from the rack.
-    strict = rules.joker_rule is JokerRule.STRICT
+    # Under the strict and locked rules the rack tiles go where the move marks them (a
+    # host's two rack tiles, a tile swapped for a joker: pinned below): rack tiles first,
+    # to the places marked from the rack.
+    guarded = rules.joker_rule is not JokerRule.FREE
     for tile, group in items.items():
-        if strict:
+        if guarded:
             group.sort(key=lambda item: item[0] >= 0)
         targets = open_rack[tile] + open_table[tile]
         if len(group) != len(targets):
@@ -177,12 +178,13 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
     def cost(i: int) -> int:
         return _cost(old[i], where[i], ordered[i], rules) if i >= 0 else 0
 
-    # Under the strict joker rule a freed joker's new set holds two tiles from the rack:
-    # a rack tile in a set with a joker keeps its place (an equal table tile may not take it).
+    # Under the strict joker rule a freed joker's new set holds two tiles from the rack, and
+    # under both a tile swapped for a joker stays where the swap puts it: a rack tile in a
+    # set with a joker keeps its place (an equal table tile may not take it).
     holds_joker = [nm.meld.jokers > 0 for nm in new]
 
     def pinned(item: list[int]) -> bool:
-        return strict and item[0] < 0 and holds_joker[item[2]]
+        return guarded and item[0] < 0 and holds_joker[item[2]]
 
     # Local search: exchange the destinations of two equal tiles while that saves pieces.
     for _ in range(_IMPROVEMENT_PASSES):
