@@ -258,18 +258,18 @@ def _swapped_tiles_stay(table: tuple[NewMeld, ...], plan: JokerPlan) -> tuple[Ne
     for a freed table joker is, where it can be, the rack's copy in the new meld that the
     joker's old meld becomes: the swap then puts it where it stays, and an equal table
     tile goes where the rack's copy was to go."""
+    swapped = [
+        Counter(t.means for t in old.tiles if isinstance(t, TableJoker) and t.role is Role.FREED)
+        for old in plan.old
+    ]
+    if not any(swapped):  # most moves free no joker: no pairing to work out
+        return table
     new = [nm.meld for nm in table]
     prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
     pairs = becomes(plan.old, new, prefer=prefer, fresh=plan.fresh)
     marks = [list(nm.from_rack) for nm in table]
-    for i, old in enumerate(plan.old):
-        j = pairs.get(i)
-        if j is None:
-            continue
-        swapped = Counter(
-            t.means for t in old.tiles if isinstance(t, TableJoker) and t.role is Role.FREED
-        )
-        for tile, count in swapped.items():
+    for i, j in pairs.items():
+        for tile, count in swapped[i].items():
             here = [q for q, t in enumerate(new[j].tiles) if t == tile]
             table_copies = [q for q in here if not marks[j][q]]
             short = count - sum(marks[j][q] for q in here)
