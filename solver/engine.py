@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from rummikub.models.errors import SolverError
+from rummikub.models.joker_plan import joker_plan
 from rummikub.models.jokers import JokerRule
 from rummikub.models.moves import moved_tiles
 from rummikub.models.position import Position
@@ -136,13 +137,51 @@ def _best_move(
     started: float,
 ) -> Move:
     """The best move of a validated position under its rules."""
+    deadline = time.perf_counter() + limit.seconds
     extracted = None
     if _explicit_hosts(position):
         model, raw, extracted = _strict_by_bounds(position, goal, keep_jokers, limit, run_backend)
     else:
         model = formulate_turn(position, goal, keep_jokers)
         raw = run_backend(model, limit)
+    if model.singles and raw.status is Status.OPTIMAL:
+        extracted = extracted or extract(as_played(position), model, raw.values)
+        if not _singles_hold(position, model, raw.values, extracted):
+            # The count of old melds keeping one tile was an upper bound the table found
+            # does not meet: the model that lays those tiles decides.
+            model = formulate_turn(position, goal, keep_jokers, singles=False)
+            raw, extracted = run_backend(model, _left(limit, deadline)), None
     return _move(position, model, raw, goal, keep_jokers, started, extracted)
+
+
+def _singles_hold(
+    position: Position, model: Formulation, values: tuple[int, ...], extracted: Extracted
+) -> bool:
+    """Whether the table found gives each old meld the solution counts as keeping one tile
+    (:meth:`~rummikub.solver.kept.KeptMelds._single`) a new meld of its own: one that
+    becomes no old meld, takes no freed joker under strict, and holds a tile of its kinds
+    (a matching, by augmenting paths)."""
+    wanting = model.chosen_singles(values)
+    if not wanting:
+        return True
+    table, placed = extracted
+    melds = [nm.meld for nm in table]
+    plan = joker_plan(position, melds, placed, table_joker_melds(table))
+    fresh = plan.fresh if plan is not None else frozenset()
+    free = [j for j, nm in enumerate(table) if nm.source is None and j not in fresh]
+    kinds = {j: {t for t in melds[j].tiles if not t.is_joker} for j in free}
+    owner: dict[int, int] = {}  # new meld -> old meld it becomes
+
+    def place(m: int, seen: set[int]) -> bool:
+        for j in free:
+            if j not in seen and kinds[j].intersection(position.table[m].tiles):
+                seen.add(j)
+                if j not in owner or place(owner[j], seen):
+                    owner[j] = m
+                    return True
+        return False
+
+    return all(place(m, set()) for m in wanting)
 
 
 def _explicit_hosts(position: Position) -> bool:

@@ -52,6 +52,12 @@ class Survival:
     open_jokers: int = 0
     needs: int = 0  # a bit per (non-joker) tile type of the layout
     jokers: int = 0  # jokers in the layout
+    dropped: int = 0  # tiles of the original meld it does not hold (see :func:`parts`)
+
+    @property
+    def as_it_stands(self) -> bool:
+        """Whether the layout is the original meld's tiles, no more and no fewer."""
+        return self.added == 0 and self.dropped == 0
 
 
 def _counts(indices: list[int]) -> tuple[tuple[int, int], ...]:
@@ -202,3 +208,137 @@ def survivals(meld: Meld, rules: RuleSet, wildcard: bool = False) -> tuple[Survi
     for one of its added tiles, and the meld's own jokers for ``open_jokers`` of them.
     """
     return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, wildcard)
+
+
+def parts(meld: Meld, rules: RuleSet, jokers: int = 0, sharing: int = 1) -> tuple[Survival, ...]:
+    """Every legal meld holding some but not all tiles of a joker-free ``meld`` (at least
+    ``sharing``) that the new meld it becomes may need to be (cached); the tiles they share
+    stay.
+
+    A run shares a stretch of the meld (or one tile of a group), a group some of a group's
+    colours (or one tile of a run). The layouts hold up to ``jokers`` jokers (none in the
+    light wildcard form, where jokers stand in for their tiles). Not needed, as for
+    :func:`survivals`: a meld that cuts into two legal melds, each with a real tile, with
+    every shared tile in one of them (that one shares as much). Melds with jokers have
+    none (they become a new meld only by surviving whole).
+    """
+    if meld.jokers:
+        return ()
+    most = min(jokers, rules.max_jokers_per_set, rules.jokers)
+    return _parts_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, most, sharing)
+
+
+Part = tuple[MeldKind, tuple[int, ...], int]  # kind, tile type indices, tiles it shares
+
+
+@cache
+def _parts_of(
+    tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int
+) -> tuple[Survival, ...]:
+    found = []
+    seen: set[tuple[int, ...]] = set()
+    joker, types = rules.joker_index, rules.tile_types
+    for kind, indices, shared in (
+        *_part_runs(tiles, rules, jokers, sharing),
+        *_part_groups(tiles, rules, jokers, sharing),
+    ):
+        key = tuple(sorted(indices))
+        if key in seen:
+            continue
+        seen.add(key)
+        held = key.count(joker) if rules.jokers else 0
+        real = key[: len(key) - held]  # the joker has the highest index
+        counts = tuple((i, 1) for i in real) + (((joker, held),) if held else ())
+        needs = sum(1 << i for i in real)
+        layout = tuple(types[i] for i in indices)
+        added, dropped = len(layout) - shared, len(tiles) - shared
+        found.append(Survival(layout, kind, counts, added, 0, needs, held, dropped))
+    found.sort(key=lambda s: (s.dropped, s.added))
+    return tuple(found)
+
+
+def _cuts_off(size: int, real: list[int], shared: list[int], min_len: int) -> bool:
+    """Whether a run of ``size`` places cuts into two legal runs, each with a real tile
+    (at places ``real``), with the ``shared`` places all in one of them."""
+    return any(
+        real[0] <= k < real[-1] and (shared[-1] <= k or shared[0] > k)
+        for k in range(min_len - 1, size - min_len)
+    )
+
+
+def _part_runs(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int) -> list[Part]:
+    if not jokers and not rules.wrap:
+        return _plain_part_runs(tiles, rules, sharing)
+    out = []
+    for colour in {t.colour for t in tiles}:
+        assert colour is not None
+        mine = {t.number for t in tiles if t.colour == colour}
+        if len(mine) < sharing:
+            continue
+        base = int(colour) * rules.numbers - 1  # index base + n is the tile numbered n
+        for size in range(rules.min_len, rules.numbers + 1):
+            for first in rules.run_starts(size):
+                run = rules.run_numbers(first, size)
+                if not mine.intersection(run):
+                    continue
+                for k in range(min(jokers, size - 1) + 1):
+                    for joker_at in combinations(range(size), k):
+                        real = [p for p in range(size) if p not in joker_at]
+                        shared = [p for p in real if run[p] in mine]
+                        if len(shared) < sharing or len(shared) == len(tiles):
+                            continue
+                        if _cuts_off(size, real, shared, rules.min_len):
+                            continue
+                        layout = tuple(
+                            rules.joker_index if p in joker_at else base + n
+                            for p, n in enumerate(run)
+                        )
+                        out.append((MeldKind.RUN, layout, len(shared)))
+    return out
+
+
+def _plain_part_runs(tiles: tuple[Tile, ...], rules: RuleSet, sharing: int) -> list[Part]:
+    """:func:`_part_runs` without jokers or wrap-around, directly: a run ``c..d`` shares
+    ``p..q`` with the meld's stretch ``a..b`` of its colour; it cuts off a legal piece
+    without a shared tile unless it is shorter than ``2 * min_len`` or reaches fewer than
+    ``min_len`` tiles beyond the shared ones on each side."""
+    size, numbers = rules.min_len, rules.numbers
+    out = []
+    for colour in {t.colour for t in tiles}:
+        assert colour is not None
+        mine = sorted(t.number for t in tiles if t.colour == colour and t.number is not None)
+        if len(mine) < sharing:
+            continue
+        base = int(colour) * numbers - 1  # index base + n is the tile numbered n
+        for c in range(max(1, mine[0] - 2 * size + 2), mine[-1] + 1):
+            for d in range(max(c + size - 1, mine[0]), min(numbers, mine[-1] + 2 * size - 2) + 1):
+                shared = [n for n in mine if c <= n <= d]
+                if len(shared) < max(sharing, 1) or len(shared) == len(tiles):
+                    continue
+                short = d - c + 1 < 2 * size
+                if not short and (shared[0] - c >= size or d - shared[-1] >= size):
+                    continue
+                out.append((MeldKind.RUN, tuple(range(base + c, base + d + 1)), len(shared)))
+    return out
+
+
+def _part_groups(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int) -> list[Part]:
+    out = []
+    colours = [Colour(c) for c in range(rules.colours)]
+    for number in {t.number for t in tiles}:
+        assert number is not None
+        mine = {t.colour for t in tiles if t.number == number}
+        if len(mine) < sharing:
+            continue
+        for size in range(rules.min_len, rules.colours + 1):
+            for k in range(min(jokers, size - 1) + 1):
+                for chosen in combinations(colours, size - k):
+                    shared = len(mine.intersection(chosen))
+                    if shared < max(sharing, 1) or shared == len(tiles):
+                        continue
+                    # Two legal groups, one holding every shared tile, the other a real one.
+                    if size - k > shared and max(shared, rules.min_len) <= size - rules.min_len:
+                        continue
+                    real = tuple(int(c) * rules.numbers + number - 1 for c in chosen)
+                    out.append((MeldKind.GROUP, (*real, *([rules.joker_index] * k)), shared))
+    return out

@@ -18,9 +18,11 @@ def _as_written(table: tuple[NewMeld, ...], old: tuple[Meld, ...]) -> tuple[NewM
     joker otherwise, or laid a group's joker elsewhere; nothing depends on it), so an
     untouched meld needs no step. The from-rack marks go with their tiles."""
     left = list(range(len(old)))
+    old_counts = [meld.counts() for meld in old]
     out = []
     for nm in table:
-        same = [i for i in left if nm.meld.counts() == old[i].counts()]
+        counts = nm.meld.counts()
+        same = [i for i in left if counts == old_counts[i]]
         if same:
             i = nm.source if nm.source in same else same[0]
             left.remove(i)
@@ -135,12 +137,14 @@ def extract(
     placed_by_model = bool(jokers and jokers.stay_in)  # the model says where they lie
 
     survived: dict[int, _Draft] = {}
-    for m, survival in model.chosen_survivals(values).items():
+    chosen = model.chosen_survivals(values)
+    parted = {m for m, survival in chosen.items() if survival.dropped}  # gave tiles away
+    for m, survival in chosen.items():
         old = position.table[m]
         original_counts = old.counts()
         if placed_by_model:  # staying jokers are placed by the model's own columns below
             draft = _Draft(survival.tiles, survival.kind, m, original_counts)
-        elif survival.added == 0 and not freed[m]:
+        elif survival.as_it_stands and not freed[m]:
             draft = _Draft(old.tiles, survival.kind, m, original_counts)
             draft.meanings = _declared_positions(old)
             stay.pop(m, None)
@@ -254,7 +258,13 @@ def extract(
             else:
                 table_pool[tile] -= 1
                 marks.append(False)
-        origin = Origin.KEPT if len(draft.tiles) == len(position.table[m]) else Origin.EXTENDED
+        origin = (
+            Origin.REBUILT
+            if m in parted
+            else Origin.KEPT
+            if len(draft.tiles) == len(position.table[m])
+            else Origin.EXTENDED
+        )
         kept_melds.append(NewMeld(draft.meld(), origin, m, tuple(marks)))
     for i, draft in enumerate(built):
         if i in result:

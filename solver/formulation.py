@@ -189,8 +189,14 @@ def formulate(
     keep_jokers: bool = False,
     *,
     distinct: bool = False,
+    singles: bool = True,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position, under its rules.
+
+    ``singles``: an old meld that keeps one tile is counted by ``g[m]``, which the
+    solution may claim without a table that has it (see
+    :meth:`~rummikub.solver.kept.KeptMelds._single`); else by columns, exactly. Ranking
+    (``distinct``) counts them by columns.
 
     ``distinct`` (for ranking moves with no-good cuts, :meth:`Formulation.exclude`): every
     column's tiles say which meld it lays, jokers included, so that one solution is one
@@ -227,7 +233,10 @@ def formulate(
         extra = long_hosts(rules, pool.rack, pool.available, two_freed) if hosts_needed else ()
         sets = list(sets_in_play(rules, pool.available, extra))
     if not position.initial:
-        extensions.append(KeptMelds(position, pool.in_play, jokers, stand_ins, table_jokers))
+        kept = KeptMelds(
+            position, pool.in_play, jokers, stand_ins, table_jokers, singles and not distinct
+        )
+        extensions.append(kept)
     if stand_ins is not None:
         extensions.append(stand_ins)  # after the kept melds: their open places
     if position.initial:

@@ -1,12 +1,17 @@
-"""Kept and extended table melds: the survival columns of the third objective level.
+"""Kept, extended and parted table melds: the columns of the third objective level.
 
-``k[m,c]`` is 1 when old table meld ``m`` survives as candidate ``c`` (the meld as it is,
-or extended; see :mod:`~rummikub.solver.extensions`). A column is a meld of the new table
-like a set: it adds its tiles to the cover rows. Each old meld survives in at most one
-way (``sum_c k[m,c] <= 1``); the level "kept" counts the old melds' tiles that survive
-(``sum len(m) k[m,c]``), "untouched" the melds left exactly as they were. Under the
-strict/locked joker rules a meld with jokers survives as one reading of its jokers, and
-only under the meaning chosen for them (``k[m,c] <= u[m,a]`` summed per meaning).
+``k[m,c]`` is 1 when old table meld ``m`` becomes candidate ``c``, a meld of the new table
+like a set (it adds its tiles to the cover rows): the meld as it is, or extended (see
+:func:`~rummikub.solver.extensions.survivals`), or for a meld without jokers a meld that
+holds some of its tiles (:func:`~rummikub.solver.extensions.parts`). Each old meld becomes
+at most one candidate (``sum_c k[m,c] <= 1``) and each column is one new meld, so the
+pairing of old and new melds is one to one, as in :func:`rummikub.models.moves.picked_up`.
+The level "kept" counts the old melds' tiles that stay (``sum |m & c| k[m,c]``): the table
+tiles not picked up. It is the least number picked up exactly when no old meld holds a
+joker; a meld with jokers stays only whole. "Untouched" counts the melds left exactly as
+they were. Under the strict/locked joker rules a meld with jokers survives as one reading
+of its jokers, and only under the meaning chosen for them (``k[m,c] <= u[m,a]`` summed
+per meaning).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from dataclasses import dataclass, field
 
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position
-from rummikub.solver.extensions import Survival, survivals
+from rummikub.models.rules import RuleSet
+from rummikub.solver.extensions import Survival, parts, survivals
 from rummikub.solver.objectives import Level
 from rummikub.solver.program import Cover, Extension, Formulation, Terms
 from rummikub.solver.stand_ins import StandIns
@@ -31,24 +37,27 @@ class KeptMelds(Extension):
     jokers_in_play: int
     stand_ins: StandIns | None
     table_jokers: TableJokerRules | None
+    # One tile that stays counted by ``g[m]`` (see :meth:`_single`) rather than by columns.
+    singles: bool = True
     kept_terms: list[tuple[int, int]] = field(default_factory=list)
     untouched_terms: list[tuple[int, int]] = field(default_factory=list)
 
     def add_columns(self, model: Formulation, cover: Cover) -> None:
         """``k[m,c]`` for every way each old meld may survive with the tiles in play."""
+        slots = self._slots(model) if self.singles else {}
         for m, meld in enumerate(self.position.table):
             options: list[tuple[int, int]] = []
             for a, shape in self._shapes(m, meld):
                 per_meaning: list[tuple[int, int]] = []
-                for survival in survivals(shape, model.rules, self._light):
+                for survival in self._ways(shape, model.rules, a):
                     if not self._fits(survival):
                         continue
                     var = model.add_variable(f"k{m}_{len(options)}", 0, 1)
                     model.kept[var] = (m, survival)
                     options.append((var, 1))
                     per_meaning.append((var, 1))
-                    self.kept_terms.append((var, len(meld)))
-                    if survival.added == 0:
+                    self.kept_terms.append((var, len(meld) - survival.dropped))
+                    if survival.as_it_stands:
                         self.untouched_terms.append((var, 1))
                     cover.add_column(var, survival.counts)
                     if survival.open_jokers:
@@ -58,12 +67,57 @@ class KeptMelds(Extension):
                     assert self.table_jokers is not None
                     chosen = self.table_jokers.of_meld[m].choose[a]
                     model.at_most(f"survive as meaning[{m},{a}]", (*per_meaning, (chosen, -1)), 0)
+            if self.singles and not meld.jokers:
+                options.append((self._single(model, m, meld, slots), 1))
             if len(options) > 1:
                 model.add_constraint(f"survive[{m}]", tuple(options), 0, 1)
+        if model.singles:  # each g[m] a set of its own
+            terms = [(g, 1) for g in model.singles] + [(x, -1) for x in model.sets]
+            model.at_most("singles", tuple(terms), 0)
+
+    def _slots(self, model: Formulation) -> dict[int, list[tuple[int, int]]]:
+        """Per tile type, the sets holding it: (set variable, tiles of that type)."""
+        slots: dict[int, list[tuple[int, int]]] = {}
+        for x, s in model.sets.items():
+            for t, count in s.counts:
+                slots.setdefault(t, []).append((x, count))
+        return slots
+
+    def _single(
+        self, model: Formulation, m: int, meld: Meld, slots: dict[int, list[tuple[int, int]]]
+    ) -> int:
+        """``g[m]``: old meld ``m`` becomes a set that holds one of its tiles (it keeps one).
+
+        Counted, not laid: ``g[m]`` needs a set holding a tile of ``m``'s kinds
+        (``g[m] <= sum of such tiles in sets``) and no two ``g`` the same set (``sum g <=
+        sum x``). Copies of a tile are interchangeable, so that is all a table where
+        each such meld has a set of its own needs; whether the table found has one is
+        checked after the solve (:func:`~rummikub.solver.engine`), and the model with
+        one-tile columns decides where it does not. An upper bound that is met is exact.
+        """
+        g = model.add_variable(f"g{m}", 0, 1)
+        model.singles[g] = m
+        self.kept_terms.append((g, 1))
+        holding: dict[int, int] = {}
+        for t in {model.rules.index(tile) for tile in meld.tiles}:
+            for x, count in slots.get(t, ()):
+                holding[x] = holding.get(x, 0) + count
+        model.at_most(f"single[{m}]", ((g, 1), *((x, -c) for x, c in holding.items())), 0)
+        return g
 
     def levels(self) -> dict[Level, Terms]:
         """The kept and untouched levels."""
         return {Level.KEPT: tuple(self.kept_terms), Level.UNTOUCHED: tuple(self.untouched_terms)}
+
+    def _ways(self, shape: Meld, rules: RuleSet, a: int) -> tuple[Survival, ...]:
+        """The meld's survivals, then (for a meld read as it is) the melds it may become
+        with some of its tiles."""
+        found = survivals(shape, rules, self._light)
+        if a >= 0:
+            return found
+        jokers = 0 if self._light else self.jokers_in_play
+        # With singles, a meld that keeps one tile is counted by g[m] (see _single).
+        return found + parts(shape, rules, jokers, 2 if self.singles else 1)
 
     @property
     def _light(self) -> bool:

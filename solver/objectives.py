@@ -4,8 +4,13 @@ Levels are compared lexicographically: a move is better if it is better on the f
 that differs. Every level is maximised.
 
 * ``tiles`` (default): (1) most rack tiles placed, (2) most value placed (face values of the
-  placed non-joker tiles), (3) fewest table tiles moved (most kept).
-* ``value``: (1) most value placed, (2) most rack tiles placed, (3) fewest table tiles moved.
+  placed non-joker tiles), (3) fewest table tiles picked up (most that stay).
+* ``value``: (1) most value placed, (2) most rack tiles placed, (3) fewest table tiles
+  picked up.
+* Picked up (level 3): each old table meld becomes at most one meld of the new table (and
+  each new meld comes from at most one old meld); the tiles they share stay, the others
+  are picked up. An old meld holding a joker stays only whole (kept, or extended), else
+  all its tiles count as picked up. See :mod:`~rummikub.solver.kept`.
 * Last, among moves equal on all of the above: most table melds left exactly as they were
   (an untouched meld disturbs less than an extended one). This level never changes the
   scores above; it makes the answer more natural and more often unique.
@@ -33,7 +38,7 @@ class Level(StrEnum):
     PLACED_REAL = "placed_real"  # rack tiles placed, jokers excluded
     PLACED_VALUE = "placed_value"  # face value of the placed tiles
     FEWEST_JOKERS = "fewest_jokers"  # minus the rack jokers placed
-    KEPT = "kept"  # table tiles whose meld survives (so: fewest moved)
+    KEPT = "kept"  # table tiles that stay in the meld their old meld becomes (fewest picked up)
     UNTOUCHED = "untouched"  # table melds left exactly as they were
 
 

@@ -111,13 +111,14 @@ def formulate_turn(
     keep_jokers: bool = False,
     *,
     distinct: bool = False,
+    singles: bool = True,
 ) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
     from rummikub.solver.formulation import formulate  # it builds the rack-only opening
 
     played = as_played(position)
-    model = formulate(played, objective, keep_jokers, distinct=distinct)
+    model = formulate(played, objective, keep_jokers, distinct=distinct, singles=singles)
     if continues_onto_table(position):
         add_opening_witness(model, position)
     return model

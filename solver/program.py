@@ -62,6 +62,7 @@ class Formulation:
     sets: dict[int, CatalogueSet] = field(default_factory=dict)  # x var -> its set
     placed: dict[int, int] = field(default_factory=dict)  # y var -> tile type index
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # k var -> (meld, how)
+    singles: dict[int, int] = field(default_factory=dict)  # g var -> old meld that keeps a tile
     # Sets spell out their jokers (the wildcard form does not apply): a larger, harder model.
     joker_sets: bool = False
     # CP-SAT starts from the untouched table (a hint); measured slower for some models.
@@ -106,6 +107,10 @@ class Formulation:
         """Each objective level's value in a solution, in lexicographic order."""
         return {str(goal.level): self.evaluate(goal.terms, values) for goal in self.goals}
 
+    def chosen_singles(self, values: tuple[int, ...]) -> list[int]:
+        """The old melds a solution counts as keeping one tile in a set of their own."""
+        return [m for g, m in self.singles.items() if values[g]]
+
     def chosen_survivals(self, values: tuple[int, ...]) -> dict[int, Survival]:
         """The kept-meld columns of a solution: old meld -> how it survives."""
         return {m: survival for var, (m, survival) in self.kept.items() if values[var]}
@@ -120,7 +125,7 @@ class Formulation:
         values = [0] * len(self.variables)
         as_is: dict[int, int] = {}  # meld -> its survival column as it stands
         for var, (m, survival) in sorted(self.kept.items()):
-            if survival.added == 0 and m not in as_is:  # the first: its first joker meaning
+            if survival.as_it_stands and m not in as_is:  # the first: its first joker meaning
                 values[var] = 1
                 as_is[m] = var
         if self.stand_ins is not None:

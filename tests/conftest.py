@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rummikub.models import Position
+from rummikub.models import Position, Tile
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, Origin, solve
 
@@ -36,14 +36,21 @@ def check_bookkeeping(move: Move) -> None:
             assert new.source is None and all(new.from_rack)
         else:
             assert new.origin is Origin.REBUILT
-            assert new.source is None and not all(new.from_rack)
-    lost = Counter(
-        t for m, meld in enumerate(position.table) if m not in sources for t in meld.tiles
-    )
+            assert not all(new.from_rack)
+            if new.source is not None:  # the old meld it becomes, with some of its tiles
+                old = position.table[new.source].counts()
+                assert old & new.meld.counts() and old - new.meld.counts()
+                assert not position.table[new.source].jokers
     # Picked up: tiles of old melds that do not lie in the new meld they become, never more
-    # than the whole-meld measure of the solver's third level.
+    # than the pairing the solver's third level counts (the sources) leaves.
+    became = {new.source: new.meld.counts() for new in move.table if new.source is not None}
+    lost = Counter[Tile]()
+    for m, meld in enumerate(position.table):
+        lost += meld.counts() - became.get(m, Counter())
     assert not Counter(move.moved) - position.table_counts()
     assert len(move.moved) <= lost.total()
+    if not position.initial and "kept" in move.scores:
+        assert len(move.moved) <= len(position.table_tiles()) - move.scores["kept"]
 
 
 def solve_checked(position: Position, **kw: Any) -> Move:

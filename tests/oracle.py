@@ -43,12 +43,14 @@ the placed ones. Memoisation is on (req, opt, mask).
 
 Moved tiles
 ===========
-A table tile is moved unless its old meld is *kept*. Kept is defined on multisets: over
-all partitions of table + placed tiles into legal melds, and all assignments of old table
-melds to new melds in which the old melds assigned to one new meld together fit inside it
-(multiset inclusion), maximise the number of table tiles in assigned old melds; moved is
-the table's tile count minus that. The search does this directly: each time it forms a new
-meld it may also assign to it any set of not yet kept old melds whose union fits in it.
+By default moved is the solver's third level (``measure="level"``, see "Tiles picked up"
+below). With ``measure="kept"`` a table tile is moved unless its old meld is *kept*.
+Kept is defined on multisets: over all partitions of table + placed tiles into legal
+melds, and all assignments of old table melds to new melds in which the old melds assigned
+to one new meld together fit inside it (multiset inclusion), maximise the number of table
+tiles in assigned old melds; moved is the table's tile count minus that. The search does
+this directly: each time it forms a new meld it may also assign to it any set of not yet
+kept old melds whose union fits in it.
 
 With ``merge=False`` (the default, and the product's definition: see README "objectives")
 an old meld must have a new meld of its own (at most one old meld per new meld). The two
@@ -62,6 +64,10 @@ With ``measure="picked"`` moved is instead the measure of reports
 earlier levels: each new meld the search forms may be paired with at most one old meld not
 yet paired, and the tiles they have in common (a multiset intersection, jokers included)
 stay. Over all partitions and pairings that is the least number of tiles picked up.
+
+``measure="level"`` (the default) is the solver's third level: the same, except that an
+old meld holding a joker is paired only with a new meld it fits in whole (its tiles then
+all stay), as under ``"kept"``. On tables without jokers it is ``"picked"``.
 
 Self-checks
 ===========
@@ -269,6 +275,7 @@ class _Search:
         self.measure = measure
         self.old = [self.game.counts(m.tiles) for m in position.table]
         self.old_sizes = [len(m.tiles) for m in position.table]
+        self.with_jokers = [m.jokers > 0 for m in position.table]
         self.memo: dict[tuple[Counts, Counts, int], Gain | None] = {}
         self.opening: dict[tuple[Counts, int], Gain | None] = {}
         self.threshold = position.rules.initial_threshold
@@ -278,16 +285,22 @@ class _Search:
 
     def _assignments(self, shape: Shape, mask: int) -> Iterator[tuple[int, int]]:
         """(mask bits, kept tiles) for every set of unkept old melds that fits in a new meld;
-        for the measure "picked": no old meld, or one not yet paired with a new meld, and
-        the tiles they have in common (jokers included) stay."""
+        for the measures "picked" and "level": no old meld, or one not yet paired with a new
+        meld, and the tiles they have in common (jokers included) stay ("level": an old meld
+        with jokers only if it fits whole)."""
         yield 0, 0
-        if self.measure == "picked":
+        if self.measure in ("picked", "level"):
             have = Counter(shape)
             for m, old in enumerate(self.old):
-                if not mask >> m & 1:
-                    stay = sum(min(n, have[i]) for i, n in enumerate(old) if n)
-                    if stay:
-                        yield 1 << m, stay
+                if mask >> m & 1:
+                    continue
+                if self.measure == "level" and self.with_jokers[m]:
+                    if _fits(old, shape):  # a meld with jokers stays only whole
+                        yield 1 << m, self.old_sizes[m]
+                    continue
+                stay = sum(min(n, have[i]) for i, n in enumerate(old) if n)
+                if stay:
+                    yield 1 << m, stay
             return
         fitting = [m for m in range(len(self.old)) if not mask >> m & 1]
         fitting = [m for m in fitting if _fits(self.old[m], shape)]
@@ -404,14 +417,16 @@ def oracle_answer(
     objective: str = "tiles",
     keep_jokers: bool = False,
     merge: bool = False,
-    measure: str = "kept",
+    measure: str = "level",
 ) -> Answer:
     """The best score vector of ``position`` under the objective, by exhaustive search.
 
-    ``measure`` chooses what "moved" counts (see the module docstring): ``"kept"`` (the
-    solver's third level today) the tiles of old melds that do not survive whole (then
-    ``merge`` chooses the definition of a kept table meld); ``"picked"`` the tiles picked
-    up, :func:`rummikub.models.moves.picked_up` minimised over every best table.
+    ``measure`` chooses what "moved" counts (see the module docstring): ``"level"`` (the
+    solver's third level) the tiles picked up, where an old meld with jokers stays only
+    whole; ``"picked"`` the tiles picked up, :func:`rummikub.models.moves.picked_up`
+    minimised over every best table; ``"kept"`` (the solver's third level until issue 12)
+    the tiles of old melds that do not survive whole (then ``merge`` chooses the
+    definition of a kept table meld).
     """
     position.validate()
     search = _Search(position, objective, keep_jokers, merge, measure)
@@ -503,7 +518,7 @@ def oracle_score(
     objective: str = "tiles",
     keep_jokers: bool = False,
     merge: bool = False,
-    measure: str = "kept",
+    measure: str = "level",
 ) -> Score:
     """The best score vector of ``position`` (see :func:`oracle_answer`)."""
     return oracle_answer(position, objective, keep_jokers, merge, measure).score
@@ -542,6 +557,47 @@ def kept_tiles(old: Sequence[Meld], new: Sequence[Meld], merge: bool = False) ->
                 found = max(found, len(order[i]) + best(i + 1))
                 space.update(tiles)
                 taken[n] = was
+        return found
+
+    return best(0)
+
+
+def staying_tiles(
+    old: Sequence[Meld],
+    new: Sequence[Meld],
+    old_read: Sequence[Meld] | None = None,
+    new_read: Sequence[Meld] | None = None,
+) -> int:
+    """Most table tiles that stay when each old meld is paired with at most one new meld
+    and each new meld with at most one old meld (brute force over pairings): an old meld
+    without jokers keeps the tiles it has in common with its new meld, one with jokers all
+    its tiles if it fits in it whole, else none. The measure ``"level"`` of a given table.
+
+    ``old_read``/``new_read``: the melds with their jokers read as tiles (table-joker rules:
+    an old meld's meaning, a new meld's staying jokers), for the fit and the common tiles.
+    """
+    old_read = old if old_read is None else old_read
+    new_read = new if new_read is None else new_read
+    room = [Counter(meld.tiles) for meld in new_read]
+
+    def stay(i: int, k: int) -> int:
+        tiles = Counter(old_read[i].tiles)
+        if old[i].jokers:
+            return len(old[i]) if not tiles - room[k] else 0
+        return sum((tiles & room[k]).values())
+
+    weights = [[stay(i, k) for k in range(len(new))] for i in range(len(old))]
+    taken = [False] * len(new)
+
+    def best(i: int) -> int:
+        if i == len(old):
+            return 0
+        found = best(i + 1)
+        for k in range(len(new)):
+            if not taken[k] and weights[i][k]:
+                taken[k] = True
+                found = max(found, weights[i][k] + best(i + 1))
+                taken[k] = False
         return found
 
     return best(0)

@@ -19,10 +19,11 @@ The rules (see :class:`~rummikub.models.jokers.JokerRule` and the product decisi
   place anywhere (``locked``), or under ``strict`` only in a *new* set: a meld of the new
   table that keeps no old meld and holds at least two non-joker rack tiles (the
   replacement tile does not count); it may be a run of any length.
-* ``moved`` counts the table tiles of old melds that do not survive; an old meld survives
-  when it fits (as a multiset, its jokers read as the tiles of the chosen meaning) inside
-  one meld of the new table that keeps no other old meld. So a meld whose joker was swapped
-  for its real tile survives.
+* ``moved`` is the solver's third level: each old meld is paired with at most one meld of
+  the new table (and each new meld with at most one old meld); an old meld without jokers
+  keeps the tiles they have in common, one with jokers keeps all its tiles if it fits (as
+  a multiset, its jokers read as the tiles of the chosen meaning) and none otherwise; the
+  rest are moved. So a meld whose joker was swapped for its real tile survives.
 * Initial-meld positions leave the table untouched under every rule: they are answered by
   the ``free`` oracle.
 
@@ -136,6 +137,7 @@ class _RuleSearch:
         strict: bool,
         old: list[Meld],
         shapes: dict[tuple[int, Counts], list[Shape]],
+        with_jokers: Sequence[bool],
     ) -> None:
         self.game = game
         self.n = game.joker
@@ -144,6 +146,7 @@ class _RuleSearch:
         self.cap = self.game.max_jokers
         self.old = [self.game.counts(m.tiles) for m in old]
         self.old_sizes = [len(m.tiles) for m in old]
+        self.with_jokers = list(with_jokers)  # the old melds that hold jokers
         self.memo: dict[tuple[Counts, Counts, int], Gain | None] = {}
         self.shapes = shapes  # melds_with by (tile, tiles available), shared between searches
 
@@ -181,11 +184,22 @@ class _RuleSearch:
                 yield tuple(pieces) + joker_pieces, (count, value, jokers - from_table, 0)
 
     def _assignments(self, shape: Shape, mask: int) -> Iterator[tuple[int, int]]:
-        """(mask bit, kept tiles): keep no old meld, or one unkept old meld that fits."""
+        """(mask bit, tiles that stay): pair no old meld, or one unpaired old meld, with the
+        new meld: an old meld with jokers if it fits whole (all its tiles stay), one
+        without jokers by the tiles they have in common (a staying joker counts as its
+        tile: which copy lies where is free)."""
         yield 0, 0
+        have = Counter(shape)
         for m, old in enumerate(self.old):
-            if not mask >> m & 1 and _fits(old, shape):
-                yield 1 << m, self.old_sizes[m]
+            if mask >> m & 1:
+                continue
+            if self.with_jokers[m]:
+                if _fits(old, shape):
+                    yield 1 << m, self.old_sizes[m]
+                continue
+            stay = sum(min(k, have[i]) for i, k in enumerate(old) if k)
+            if stay:
+                yield 1 << m, stay
 
     def _steps(self, req: Counts, opt: Counts, mask: int) -> Iterator[_Step]:
         game, n = self.game, self.n
@@ -290,7 +304,13 @@ def joker_oracle_answer(
         if combo.meanings not in searches:
             old = combo.old_melds(position)
             searches[combo.meanings] = _RuleSearch(
-                game, objective, keep_jokers, joker_rule == "strict", old, shapes
+                game,
+                objective,
+                keep_jokers,
+                joker_rule == "strict",
+                old,
+                shapes,
+                [meld.jokers > 0 for meld in position.table],
             )
         search = searches[combo.meanings]
         req = [0] * (2 * n + 1)

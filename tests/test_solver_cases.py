@@ -210,7 +210,7 @@ def test_long_run_rebuilt_in_natural_shape(solve_and_validate: SolveFn) -> None:
     assert placed(move) == norm("k1 b1")
     assert shape(move) == expect(("r1 k1 b1", R), ("r2-13", R))
     assert move.moved == (Tile.parse("r1"),)  # picked up: only r1 leaves its place
-    assert move.scores["kept"] == 0  # the third level: no old meld survives whole
+    assert move.scores["kept"] == 12  # the third level: r2-13 stay
 
 
 # --- extending and rebuilding --------------------------------------------------------------
@@ -247,7 +247,7 @@ def test_splitting_a_run_to_make_a_group(solve_and_validate: SolveFn) -> None:
     assert placed(move) == norm("k6 b6")
     assert shape(move) == expect(("r3 r4 r5", R), ("r6 k6 b6", R))
     assert move.moved == (Tile.parse("r6"),)  # only r6 is picked up
-    assert move.scores["kept"] == 0  # r3-6 does not survive whole
+    assert move.scores["kept"] == 3  # r3 r4 r5 stay where they lie
 
 
 def test_taking_the_fourth_tile_of_a_group(solve_and_validate: SolveFn) -> None:
