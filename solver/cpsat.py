@@ -87,9 +87,10 @@ def _lean_model_class(base: type, tricks: bool) -> type:
     return type("LeanCpModel", (base,), {_PRE_PEP8_HOOK: skip_aliases})
 
 
-# Deterministic time of the first, lean search (see CpSatSession.solve): 0.03 is the p99
-# of the ~60- and ~90-tile solves of benchmarks/bench_solve.py (about 80 ms here).
-LEAN_WORK = 0.05
+# Deterministic time of the first, lean search (see CpSatSession.solve). Of the ~60- and
+# ~90-tile solves of benchmarks/bench_solve.py, 0.009 is the p90 and 0.028 the p99; 0.02
+# gave the smallest total time of 0.01, 0.02 and 0.05 (benchmarks/README.md).
+LEAN_WORK = 0.02
 
 _TRICKS = tricks_apply(importlib.import_module("ortools").__version__)
 cp_model: Any = _import_cp_model(_TRICKS)
@@ -159,7 +160,7 @@ class CpSatSession:
     def solve(self, limit: Limit) -> RawSolution:
         """Solve under the limit (status ``infeasible`` if the model has no solution).
 
-        First with the lean parameters, for at most :data:`LEAN_WORK` of deterministic
+        First with the lean parameters, for at most ``LEAN_WORK`` of deterministic
         time; a model they have not proved by then is solved again, from the best move
         found, with CP-SAT's cuts on. Measured on these models (benchmarks/README.md):
         the lean search is the fastest on nearly all of them, but a few of the models
