@@ -21,7 +21,7 @@ from rummikub.models import JOKER, STANDARD, Position, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.moves import picked_up
 from rummikub.models.validation import move_problems
-from rummikub.solver import engine, solve
+from rummikub.solver import engine, opening, solve
 
 SAMPLE = [c for c in CASES if not c.initial][::25]  # every rule set, jokers included
 RULE_SETS = [*RULES.values(), STANDARD]
@@ -86,11 +86,10 @@ def test_the_laid_model_decides_where_the_count_of_single_tiles_fails(
     position, objective, keep = plain_table_position(seed)
     expected = solve(position, objective, keep_jokers=keep)
     rebuilt: list[bool] = []
-    real = engine.formulate_turn
 
     def formulate_turn(*args: object, **kwargs: bool) -> object:
         rebuilt.append(kwargs.get("singles", True) is False)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return opening.formulate_turn(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(engine, "_singles_hold", lambda *args: False)
     monkeypatch.setattr(engine, "formulate_turn", formulate_turn)
