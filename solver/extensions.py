@@ -211,21 +211,21 @@ def survivals(meld: Meld, rules: RuleSet, wildcard: bool = False) -> tuple[Survi
 
 
 def parts(meld: Meld, rules: RuleSet, jokers: int = 0, sharing: int = 1) -> tuple[Survival, ...]:
-    """Every legal meld holding some but not all tiles of a joker-free ``meld`` (at least
-    ``sharing``) that the new meld it becomes may need to be (cached); the tiles they share
-    stay.
+    """Every legal meld holding some but not all real tiles of ``meld`` (at least
+    ``sharing``), or all of them without its jokers, that the new meld it becomes may need
+    to be (cached); the real tiles they share stay, the meld's jokers do not.
 
     A run shares a stretch of the meld (or one tile of a group), a group some of a group's
     colours (or one tile of a run). The layouts hold up to ``jokers`` jokers (none in the
     light wildcard form, where jokers stand in for their tiles). Not needed, as for
     :func:`survivals`: a meld that cuts into two legal melds, each with a real tile, with
-    every shared tile in one of them (that one shares as much). Melds with jokers have
-    none (they become a new meld only by surviving whole).
+    every shared tile in one of them (that one shares as much).
     """
-    if meld.jokers:
+    real = tuple(sorted((t for t in meld.tiles if not t.is_joker), key=Tile.sort_key))
+    if not real:
         return ()
     most = min(jokers, rules.max_jokers_per_set, rules.jokers)
-    return _parts_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, most, sharing)
+    return _parts_of(real, rules, most, sharing, len(meld.tiles))
 
 
 Part = tuple[MeldKind, tuple[int, ...], int]  # kind, tile type indices, tiles it shares
@@ -233,14 +233,15 @@ Part = tuple[MeldKind, tuple[int, ...], int]  # kind, tile type indices, tiles i
 
 @cache
 def _parts_of(
-    tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int
+    tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int, whole: int
 ) -> tuple[Survival, ...]:
+    """:func:`parts` of a meld of ``whole`` tiles whose real ones are ``tiles``."""
     found = []
     seen: set[tuple[int, ...]] = set()
     joker, types = rules.joker_index, rules.tile_types
     for kind, indices, shared in (
-        *_part_runs(tiles, rules, jokers, sharing),
-        *_part_groups(tiles, rules, jokers, sharing),
+        *_part_runs(tiles, rules, jokers, sharing, whole),
+        *_part_groups(tiles, rules, jokers, sharing, whole),
     ):
         key = tuple(sorted(indices))
         if key in seen:
@@ -251,7 +252,7 @@ def _parts_of(
         counts = tuple((i, 1) for i in real) + (((joker, held),) if held else ())
         needs = sum(1 << i for i in real)
         layout = tuple(types[i] for i in indices)
-        added, dropped = len(layout) - shared, len(tiles) - shared
+        added, dropped = len(layout) - shared, whole - shared
         found.append(Survival(layout, kind, counts, added, 0, needs, held, dropped))
     found.sort(key=lambda s: (s.dropped, s.added))
     return tuple(found)
@@ -266,9 +267,11 @@ def _cuts_off(size: int, real: list[int], shared: list[int], min_len: int) -> bo
     )
 
 
-def _part_runs(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int) -> list[Part]:
+def _part_runs(
+    tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int, whole: int
+) -> list[Part]:
     if not jokers and not rules.wrap:
-        return _plain_part_runs(tiles, rules, sharing)
+        return _plain_part_runs(tiles, rules, sharing, whole)
     out = []
     for colour in {t.colour for t in tiles}:
         assert colour is not None
@@ -285,7 +288,7 @@ def _part_runs(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: in
                     for joker_at in combinations(range(size), k):
                         real = [p for p in range(size) if p not in joker_at]
                         shared = [p for p in real if run[p] in mine]
-                        if len(shared) < sharing or len(shared) == len(tiles):
+                        if len(shared) < sharing or len(shared) == whole:
                             continue
                         if _cuts_off(size, real, shared, rules.min_len):
                             continue
@@ -297,7 +300,9 @@ def _part_runs(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: in
     return out
 
 
-def _plain_part_runs(tiles: tuple[Tile, ...], rules: RuleSet, sharing: int) -> list[Part]:
+def _plain_part_runs(
+    tiles: tuple[Tile, ...], rules: RuleSet, sharing: int, whole: int
+) -> list[Part]:
     """:func:`_part_runs` without jokers or wrap-around, directly: a run ``c..d`` shares
     ``p..q`` with the meld's stretch ``a..b`` of its colour; it cuts off a legal piece
     without a shared tile unless it is shorter than ``2 * min_len`` or reaches fewer than
@@ -313,7 +318,7 @@ def _plain_part_runs(tiles: tuple[Tile, ...], rules: RuleSet, sharing: int) -> l
         for c in range(max(1, mine[0] - 2 * size + 2), mine[-1] + 1):
             for d in range(max(c + size - 1, mine[0]), min(numbers, mine[-1] + 2 * size - 2) + 1):
                 shared = [n for n in mine if c <= n <= d]
-                if len(shared) < max(sharing, 1) or len(shared) == len(tiles):
+                if len(shared) < max(sharing, 1) or len(shared) == whole:
                     continue
                 short = d - c + 1 < 2 * size
                 if not short and (shared[0] - c >= size or d - shared[-1] >= size):
@@ -322,7 +327,9 @@ def _plain_part_runs(tiles: tuple[Tile, ...], rules: RuleSet, sharing: int) -> l
     return out
 
 
-def _part_groups(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int) -> list[Part]:
+def _part_groups(
+    tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: int, whole: int
+) -> list[Part]:
     out = []
     colours = [Colour(c) for c in range(rules.colours)]
     for number in {t.number for t in tiles}:
@@ -334,7 +341,7 @@ def _part_groups(tiles: tuple[Tile, ...], rules: RuleSet, jokers: int, sharing: 
             for k in range(min(jokers, size - 1) + 1):
                 for chosen in combinations(colours, size - k):
                     shared = len(mine.intersection(chosen))
-                    if shared < max(sharing, 1) or shared == len(tiles):
+                    if shared < max(sharing, 1) or shared == whole:
                         continue
                     # Two legal groups, one holding every shared tile, the other a real one.
                     if size - k > shared and max(shared, rules.min_len) <= size - rules.min_len:

@@ -8,10 +8,11 @@ at most one candidate (``sum_c k[m,c] <= 1``) and each column is one new meld, s
 pairing of old and new melds is one to one, as in :func:`rummikub.models.moves.picked_up`.
 The level "kept" counts the old melds' tiles that stay (``sum |m & c| k[m,c]``): the table
 tiles not picked up. It is the least number picked up exactly when no old meld holds a
-joker; a meld with jokers stays only whole. "Untouched" counts the melds left exactly as
-they were. Under the strict/locked joker rules a meld with jokers survives as one reading
-of its jokers, and only under the meaning chosen for them (``k[m,c] <= u[m,a]`` summed
-per meaning).
+joker. A meld's jokers stay only when it stays whole (kept or extended); under the
+strict/locked rules a meld with table jokers becomes a new meld only that way.
+"Untouched" counts the melds left exactly as they were. Under the strict/locked joker
+rules a meld with jokers survives as one reading of its jokers, and only under the
+meaning chosen for them (``k[m,c] <= u[m,a]`` summed per meaning).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ class KeptMelds(Extension):
                     assert self.table_jokers is not None
                     chosen = self.table_jokers.of_meld[m].choose[a]
                     model.at_most(f"survive as meaning[{m},{a}]", (*per_meaning, (chosen, -1)), 0)
-            if self.singles and not meld.jokers:
+            if self.singles and any(not t.is_joker for t in meld.tiles) and self._as_is(m):
                 options.append((self._single(model, m, meld, slots), 1))
             if len(options) > 1:
                 model.add_constraint(f"survive[{m}]", tuple(options), 0, 1)
@@ -99,7 +100,7 @@ class KeptMelds(Extension):
         model.singles[g] = m
         self.kept_terms.append((g, 1))
         holding: dict[int, int] = {}
-        for t in {model.rules.index(tile) for tile in meld.tiles}:
+        for t in {model.rules.index(tile) for tile in meld.tiles if not tile.is_joker}:
             for x, count in slots.get(t, ()):
                 holding[x] = holding.get(x, 0) + count
         model.at_most(f"single[{m}]", ((g, 1), *((x, -c) for x, c in holding.items())), 0)
@@ -110,14 +111,18 @@ class KeptMelds(Extension):
         return {Level.KEPT: tuple(self.kept_terms), Level.UNTOUCHED: tuple(self.untouched_terms)}
 
     def _ways(self, shape: Meld, rules: RuleSet, a: int) -> tuple[Survival, ...]:
-        """The meld's survivals, then (for a meld read as it is) the melds it may become
-        with some of its tiles."""
+        """The meld's survivals, then (for a meld read as it lies) the melds it may become
+        with some of its real tiles."""
         found = survivals(shape, rules, self._light)
         if a >= 0:
             return found
         jokers = 0 if self._light else self.jokers_in_play
         # With singles, a meld that keeps one tile is counted by g[m] (see _single).
         return found + parts(shape, rules, jokers, 2 if self.singles else 1)
+
+    def _as_is(self, m: int) -> bool:
+        """Whether old meld ``m`` is read as it lies (not by the meanings of its jokers)."""
+        return self.table_jokers is None or m not in self.table_jokers.meanings
 
     @property
     def _light(self) -> bool:

@@ -9,8 +9,9 @@ that differs. Every level is maximised.
   picked up.
 * Picked up (level 3): each old table meld becomes at most one meld of the new table (and
   each new meld comes from at most one old meld); the tiles they share stay, the others
-  are picked up. An old meld holding a joker stays only whole (kept, or extended), else
-  all its tiles count as picked up. See :mod:`~rummikub.solver.kept`.
+  are picked up. An old meld's jokers stay only when it stays whole (kept, or extended),
+  and under the strict/locked rules a meld with table jokers stays only whole, else all
+  its tiles count as picked up. See :mod:`~rummikub.solver.kept`.
 * Last, among moves equal on all of the above: most table melds left exactly as they were
   (an untouched meld disturbs less than an extended one). This level never changes the
   scores above; it makes the answer more natural and more often unique.

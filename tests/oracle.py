@@ -65,9 +65,10 @@ earlier levels: each new meld the search forms may be paired with at most one ol
 yet paired, and the tiles they have in common (a multiset intersection, jokers included)
 stay. Over all partitions and pairings that is the least number of tiles picked up.
 
-``measure="level"`` (the default) is the solver's third level: the same, except that an
-old meld holding a joker is paired only with a new meld it fits in whole (its tiles then
-all stay), as under ``"kept"``. On tables without jokers it is ``"picked"``.
+``measure="level"`` (the default) is the solver's third level: the same, except that the
+jokers of an old meld stay only when it fits in its new meld whole (then all its tiles
+stay); otherwise only its real tiles in common stay. On tables without jokers it is
+``"picked"``.
 
 Self-checks
 ===========
@@ -286,8 +287,8 @@ class _Search:
     def _assignments(self, shape: Shape, mask: int) -> Iterator[tuple[int, int]]:
         """(mask bits, kept tiles) for every set of unkept old melds that fits in a new meld;
         for the measures "picked" and "level": no old meld, or one not yet paired with a new
-        meld, and the tiles they have in common (jokers included) stay ("level": an old meld
-        with jokers only if it fits whole)."""
+        meld, and the tiles they have in common (jokers included) stay ("level": an old
+        meld's jokers only if it fits whole)."""
         yield 0, 0
         if self.measure in ("picked", "level"):
             have = Counter(shape)
@@ -295,10 +296,13 @@ class _Search:
                 if mask >> m & 1:
                     continue
                 if self.measure == "level" and self.with_jokers[m]:
-                    if _fits(old, shape):  # a meld with jokers stays only whole
+                    if _fits(old, shape):  # its jokers stay only if it stays whole
                         yield 1 << m, self.old_sizes[m]
-                    continue
-                stay = sum(min(n, have[i]) for i, n in enumerate(old) if n)
+                        continue
+                    joker = self.game.joker
+                    stay = sum(min(n, have[i]) for i, n in enumerate(old) if n and i != joker)
+                else:
+                    stay = sum(min(n, have[i]) for i, n in enumerate(old) if n)
                 if stay:
                     yield 1 << m, stay
             return
@@ -422,8 +426,8 @@ def oracle_answer(
     """The best score vector of ``position`` under the objective, by exhaustive search.
 
     ``measure`` chooses what "moved" counts (see the module docstring): ``"level"`` (the
-    solver's third level) the tiles picked up, where an old meld with jokers stays only
-    whole; ``"picked"`` the tiles picked up, :func:`rummikub.models.moves.picked_up`
+    solver's third level) the tiles picked up, where an old meld's jokers stay only if it
+    stays whole; ``"picked"`` the tiles picked up, :func:`rummikub.models.moves.picked_up`
     minimised over every best table; ``"kept"`` (the solver's third level until issue 12)
     the tiles of old melds that do not survive whole (then ``merge`` chooses the
     definition of a kept table meld).
@@ -567,11 +571,13 @@ def staying_tiles(
     new: Sequence[Meld],
     old_read: Sequence[Meld] | None = None,
     new_read: Sequence[Meld] | None = None,
+    parted_jokers: bool = True,
 ) -> int:
     """Most table tiles that stay when each old meld is paired with at most one new meld
     and each new meld with at most one old meld (brute force over pairings): an old meld
     without jokers keeps the tiles it has in common with its new meld, one with jokers all
-    its tiles if it fits in it whole, else none. The measure ``"level"`` of a given table.
+    its tiles if it fits in it whole, else its real tiles in common (none with
+    ``parted_jokers=False``, the table-joker rules). The measure ``"level"`` of a table.
 
     ``old_read``/``new_read``: the melds with their jokers read as tiles (table-joker rules:
     an old meld's meaning, a new meld's staying jokers), for the fit and the common tiles.
@@ -583,7 +589,11 @@ def staying_tiles(
     def stay(i: int, k: int) -> int:
         tiles = Counter(old_read[i].tiles)
         if old[i].jokers:
-            return len(old[i]) if not tiles - room[k] else 0
+            if not tiles - room[k]:
+                return len(old[i])
+            if not parted_jokers:
+                return 0
+            return sum((Counter(t for t in old[i].tiles if not t.is_joker) & room[k]).values())
         return sum((tiles & room[k]).values())
 
     weights = [[stay(i, k) for k in range(len(new))] for i in range(len(old))]

@@ -177,7 +177,7 @@ def _check_witness(position: Position, joker_rule: str, answer: JokerAnswer) -> 
     else:
         read = [reads_as(meld) for meld in answer.table]
         old_read = answer.combination.old_melds(position)
-        kept = staying_tiles(position.table, answer.table, old_read, read)
+        kept = staying_tiles(position.table, answer.table, old_read, read, parted_jokers=False)
     moved = len(position.table_tiles()) - kept
     expected = score_of(answer.placed, moved)
     if joker_rule == "strict":

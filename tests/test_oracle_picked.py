@@ -1,8 +1,8 @@
 """Tiles picked up (issue 12): the solver's third level against the brute-force oracle.
 
 The third level maximises the table tiles that stay in the meld their old meld becomes
-(``solver/kept.py``); an old meld holding a joker stays only whole. So on tables without
-jokers the solver picks up the least number of tiles of any move that is best on the
+(``solver/kept.py``); an old meld's jokers stay only when it stays whole. So on tables
+without jokers the solver picks up the least number of tiles of any move that is best on the
 placing levels, exactly: the oracle's measure "picked" (every partition, every pairing).
 That is checked here on 1,200 small positions (rack jokers included), and the oracle's
 own measure against :func:`rummikub.models.moves.picked_up`. The level on tables with
@@ -108,6 +108,9 @@ def test_the_laid_model_decides_where_the_count_of_single_tiles_fails(
         ("table: r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13\nrack: b7 k7", 7, 6),
         # A group gives its fourth tile to a run: o5 is picked up.
         ("table: r5 b5 k5 o5\nrack: o6 o7", 1, 3),
+        # r5 takes a joker's place and the joker goes with k4 b4: only the joker moves (the
+        # run's real tiles stay; its jokers count as staying only if it stays whole).
+        ("table: r2 r3 r4 j r6 j r8\nrack: r5 k4 b4 r11", 1, 5),
     ],
 )
 def test_picked_up_by_hand(text: str, moved: int, kept: int) -> None:
@@ -115,6 +118,7 @@ def test_picked_up_by_hand(text: str, moved: int, kept: int) -> None:
     move = solve(position)
     assert len(move.moved) == moved and move.scores["kept"] == kept
     assert oracle_answer(position, measure="picked").score.moved == moved
+    assert oracle_answer(position).score.moved == len(position.table_tiles()) - kept
 
 
 def test_sample_holds_jokers() -> None:

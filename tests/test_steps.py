@@ -190,7 +190,9 @@ def test_the_random_positions_exercise_every_step() -> None:
     for seed in range(80):
         seen.update(s.action for s in explain(solve(standard_position(seed))))
         seen.update(s.action for s in explain(solve(small_position(seed))))
-    assert {"play", "extend", "take", "join", "swap"} <= set(seen), seen
+    # No "join": a join makes one of the two melds give up its tiles (the new run becomes
+    # only one of them), which the third level avoids where an extension does; test_join.
+    assert {"play", "extend", "take", "swap"} <= set(seen), seen
 
 
 # --- hand-made positions: the exact steps --------------------------------------------------
