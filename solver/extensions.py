@@ -67,14 +67,13 @@ def _counts(indices: list[int]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(counts.items()))
 
 
-def _runs(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple[Tile, ...]]:
+def _runs(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     colours = {t.colour for t in real}
     numbers = [t.number for t in real if t.number is not None]
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
-    most_jokers = jokers if wildcard else min(rules.max_jokers_per_set, rules.jokers)
     types, numbers_per_colour = rules.tile_types, rules.numbers
     if not most_jokers and not rules.wrap:  # the common case, directly (as below would)
         low, high = min(numbers), max(numbers)
@@ -143,7 +142,7 @@ def _needed(
     return inner_left - first < rules.min_len and last - inner_right < rules.min_len
 
 
-def _groups(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tuple[Tile, ...]]:
+def _groups(meld: Meld, rules: RuleSet, max_jokers: int, open_: bool) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     numbers = {t.number for t in real}
@@ -152,7 +151,6 @@ def _groups(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tup
         return []
     group_numbers = sorted(n for n in numbers if n is not None) or range(1, rules.numbers + 1)
     out = []
-    max_jokers = jokers if wildcard else min(rules.max_jokers_per_set, rules.jokers)
     for number in group_numbers:
         free = [Colour(c) for c in range(rules.colours) if Colour(c) not in colours]
         for extra in range(len(free) + 1):
@@ -171,7 +169,7 @@ def _groups(meld: Meld, rules: RuleSet, wildcard: bool, open_: bool) -> list[tup
 
 @cache
 def _survivals_of(
-    tiles_key: tuple[Tile, ...], rules: RuleSet, wildcard: bool
+    tiles_key: tuple[Tile, ...], rules: RuleSet, wildcard: bool, most_jokers: int
 ) -> tuple[Survival, ...]:
     meld = Meld(tiles_key)
     # Open places pay off from two jokers on: a layout per pair of places grows fast.
@@ -179,8 +177,8 @@ def _survivals_of(
     seen: set[tuple[tuple[int, int], ...]] = set()
     found = []
     for kind, layouts in (
-        (MeldKind.RUN, _runs(meld, rules, wildcard, open_jokers > 0)),
-        (MeldKind.GROUP, _groups(meld, rules, wildcard, open_jokers > 0)),
+        (MeldKind.RUN, _runs(meld, rules, most_jokers, open_jokers > 0)),
+        (MeldKind.GROUP, _groups(meld, rules, most_jokers, open_jokers > 0)),
     ):
         for layout in layouts:
             indices = [rules.index(t) for t in layout]
@@ -200,14 +198,24 @@ def _survivals_of(
     return tuple(found)
 
 
-def survivals(meld: Meld, rules: RuleSet, wildcard: bool = False) -> tuple[Survival, ...]:
+def survivals(
+    meld: Meld, rules: RuleSet, wildcard: bool = False, jokers: int | None = None
+) -> tuple[Survival, ...]:
     """Every legal meld that contains ``meld`` and that an optimal move may need (cached).
 
     With ``wildcard`` (the model's wildcard form, where a joker is a stand-in for a tile of
     a joker-free layout) the layouts hold no jokers: a joker added to a kept meld stands in
     for one of its added tiles, and the meld's own jokers for ``open_jokers`` of them.
+    Else the layouts hold at most ``jokers`` jokers (the jokers in play; by default as many
+    as the rules let a set hold).
     """
-    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, wildcard)
+    if wildcard:
+        most = meld.jokers
+    else:
+        most = min(rules.max_jokers_per_set, rules.jokers)
+        if jokers is not None:
+            most = min(most, jokers)
+    return _survivals_of(tuple(sorted(meld.tiles, key=Tile.sort_key)), rules, wildcard, most)
 
 
 def parts(meld: Meld, rules: RuleSet, jokers: int = 0, sharing: int = 1) -> tuple[Survival, ...]:

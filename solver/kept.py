@@ -113,7 +113,7 @@ class KeptMelds(Extension):
     def _ways(self, shape: Meld, rules: RuleSet, a: int) -> tuple[Survival, ...]:
         """The meld's survivals, then (for a meld read as it lies) the melds it may become
         with some of its real tiles."""
-        found = survivals(shape, rules, self._light)
+        found = survivals(shape, rules, self._light, self.jokers_in_play)
         if a >= 0:
             return found
         jokers = 0 if self._light else self.jokers_in_play

@@ -375,6 +375,16 @@ def test_survivals_cross_the_top_under_wrap_only() -> None:
     assert "r12 r13 j r2 r3" not in _survival_texts("j r2 r3", STANDARD)
 
 
+@pytest.mark.parametrize("rules", [STANDARD, WRAP, RuleSet(max_jokers_per_set=1)])
+@pytest.mark.parametrize("text", ["r3 r4 r5", "k11 k12 k13", "b7 r7 o7", "j r2 r3", "o5 j o7 o8"])
+def test_survivals_hold_no_more_jokers_than_are_in_play(rules: RuleSet, text: str) -> None:
+    """Capping the jokers at those in play leaves out exactly the layouts that hold more."""
+    every = survivals(m(text), rules)
+    for in_play in range(m(text).jokers, rules.jokers + 1):
+        capped = survivals(m(text), rules, jokers=in_play)
+        assert capped == tuple(s for s in every if s.jokers <= in_play)
+
+
 # --- solving under variants -----------------------------------------------------------------
 
 
