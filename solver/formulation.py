@@ -243,7 +243,5 @@ def formulate(
         extensions.append(OpeningMeld(sum(pool.rack.values())))
     model = core_model(pool, sets, objective, keep_jokers, extensions)
     model.joker_sets = jokers > 0 and not wildcard
-    # Measured on the strict wildcard model with hosts: twice as fast without the hint.
-    model.hinted = not (wildcard and hosts_needed)
     model.stand_ins, model.table_jokers = stand_ins, table_jokers
     return model

@@ -65,8 +65,6 @@ class Formulation:
     singles: dict[int, int] = field(default_factory=dict)  # g var -> old meld that keeps a tile
     # Sets spell out their jokers (the wildcard form does not apply): a larger, harder model.
     joker_sets: bool = False
-    # CP-SAT starts from the untouched table (a hint); measured slower for some models.
-    hinted: bool = True
     stand_ins: StandIns | None = None  # the wildcard form's joker variables
     table_jokers: TableJokerRules | None = None  # strict/locked table-joker variables
     _value_of: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
@@ -119,7 +117,7 @@ class Formulation:
         """The always-legal solution: every table meld as it is, nothing placed.
 
         A meld with table jokers keeps its first joker meaning, and its staying jokers lie
-        in the meld itself. The backends start from it; the engine falls back on it when
+        in the meld itself. CBC and HiGHS start from it; the engine falls back on it when
         the limit hits before any solution.
         """
         values = [0] * len(self.variables)
