@@ -224,8 +224,12 @@ class Cover:
 
     def add_column(self, var: int, counts: tuple[tuple[int, int], ...]) -> None:
         """A meld column: ``a * var`` in the row of each tile type it holds ``a`` of."""
+        rows = self.rows  # as add(), inline: this is called for every column of a model
         for t, a in counts:
-            self.add(t, var, a)
+            row = rows.get(t)
+            if row is None:
+                row = rows[t] = []
+            row.append((var, a))
 
 
 class Extension:

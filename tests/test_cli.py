@@ -334,16 +334,16 @@ def test_a_circular_joker_trade_from_the_command_line() -> None:
     )
     code, out, _ = run("solve", "-", stdin=position)
     assert code == 0
-    assert "1. Trade the joker standing for r3 in j j r4 for the r3 in r2 r3 r4 r5 j r7" in out
+    assert "1. Trade the joker standing for r5 in j j r4 for the r5 in r2 r3 r4 r5 j r7" in out
     assert "Note:" not in out
     code, out, _ = run("solve", "-", "--json", stdin=position)
     assert code == 0
     payload = json.loads(out)
     check_schema(payload)
     trade = payload["steps"][0]
-    assert trade["action"] == "trade" and trade["tile"] == "r3"
+    assert trade["action"] == "trade" and trade["tile"] == "r5"
     assert trade["before"] == [["j", "j", "r4"], ["r2", "r3", "r4", "r5", "j", "r7"]]
-    assert trade["after"] == [["r3", "r4", "j"], ["r2", "j", "r4", "r5", "j", "r7"]]
+    assert trade["after"] == [["j", "r4", "r5"], ["r2", "r3", "r4", "j", "j", "r7"]]
 
 
 @pytest.mark.parametrize("rule", ["strict", "locked"])

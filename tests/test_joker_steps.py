@@ -333,10 +333,13 @@ def test_circular_joker_trade() -> None:
     assert _steps_ok(position) == []
     told = explanation(solve(position))
     assert told.flaw is None
-    assert [s.action for s in told.steps] == ["trade", "take", "extend", "join"]
+    # Of the equally good answers (on every level of the objective) the solver now finds the
+    # one that picks up 2 tiles in 2 steps; it found one with 3 and 4 (a take and a join
+    # after the trade) while CP-SAT started from the untouched table.
+    assert [s.action for s in told.steps] == ["trade", "extend"]
     assert str(told.steps[0]) == (
-        "Trade the joker standing for r3 in j j r4 for the r3 in r2 r3 r4 r5 j r7"
-        " → r3 r4 j | r2 j r4 r5 j r7"
+        "Trade the joker standing for r5 in j j r4 for the r5 in r2 r3 r4 r5 j r7"
+        " → j r4 r5 | r2 r3 r4 j=r5 j=r6 r7"
     )
 
 
