@@ -142,7 +142,7 @@ def _needed(
     return inner_left - first < rules.min_len and last - inner_right < rules.min_len
 
 
-def _groups(meld: Meld, rules: RuleSet, max_jokers: int, open_: bool) -> list[tuple[Tile, ...]]:
+def _groups(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[tuple[Tile, ...]]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     numbers = {t.number for t in real}
@@ -160,7 +160,7 @@ def _groups(meld: Meld, rules: RuleSet, max_jokers: int, open_: bool) -> list[tu
                     if extra >= jokers and max(rules.min_len, len(meld.tiles)) <= len(real_tiles):
                         out.append(tuple(real_tiles))
                     continue
-                for k in range(jokers, max_jokers + 1):
+                for k in range(jokers, most_jokers + 1):
                     size = len(real_tiles) + k
                     if max(rules.min_len, len(meld.tiles)) <= size <= rules.colours:
                         out.append((*real_tiles, *([JOKER] * k)))
