@@ -32,7 +32,7 @@ from itertools import combinations, product
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.rules import RuleSet
-from rummikub.models.tile import JOKER, Colour, Tile
+from rummikub.models.tile import Colour, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,89 +60,85 @@ class Survival:
         return self.added == 0 and self.dropped == 0
 
 
-def _counts(indices: list[int]) -> tuple[tuple[int, int], ...]:
-    counts: dict[int, int] = {}
-    for i in indices:
-        counts[i] = counts.get(i, 0) + 1
-    return tuple(sorted(counts.items()))
+Layout = tuple[int, ...]  # tile type indices, in order
 
 
-def _runs(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[tuple[Tile, ...]]:
+def _runs(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[Layout]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     colours = {t.colour for t in real}
     numbers = [t.number for t in real if t.number is not None]
     if len(colours) > 1 or len(set(numbers)) != len(numbers):
         return []
-    types, numbers_per_colour = rules.tile_types, rules.numbers
+    numbers_per_colour, min_len = rules.numbers, rules.min_len
     if not most_jokers and not rules.wrap:  # the common case, directly (as below would)
         low, high = min(numbers), max(numbers)
         if high - low + 1 != len(numbers):
             return []
         (colour,) = colours
         assert colour is not None
-        base = int(colour) * numbers_per_colour - 1  # types[base + n] is the tile numbered n
+        base = int(colour) * numbers_per_colour - 1  # base + n is the tile numbered n
         return [
-            types[base + first : base + last + 1]
-            for first in range(max(1, low - rules.min_len + 1), low + 1)
-            for last in range(high, min(rules.numbers, high + rules.min_len - 1) + 1)
+            tuple(range(base + first, base + last + 1))
+            for first in range(max(1, low - min_len + 1), low + 1)
+            for last in range(high, min(numbers_per_colour, high + min_len - 1) + 1)
         ]
+    joker = rules.joker_index
+    mine = set(numbers)
     candidates_colours = list(colours) if real else [Colour(c) for c in range(rules.colours)]
-    out = []
+    out: list[Layout] = []
     # A run is the stretch of places first..first+size-1; place p holds number
     # run_numbers(first, size)[p - first] (past the top back to 1 only under wrap-around).
     for colour, size in product(candidates_colours, range(len(meld.tiles), rules.numbers + 1)):
         assert colour is not None
-        if size < rules.min_len:
+        if size < min_len:
             continue
         base = int(colour) * numbers_per_colour - 1
         for first in rules.run_starts(size):
             run = rules.run_numbers(first, size)
-            place = {n: first + i for i, n in enumerate(run)}
-            if any(n not in place for n in numbers):
+            if not mine.issubset(run):
                 continue
-            places = sorted(place[n] for n in numbers)
+            places = [first + i for i, n in enumerate(run) if n in mine]
             low, high = (places[0], places[-1]) if places else (first + size, first - 1)
             last = first + size - 1
             if not jokers and (
                 high - low + 1 > len(numbers)  # the whole colour, read from inside the meld
-                or low - first >= rules.min_len
-                or last - high >= rules.min_len
+                or low - first >= min_len
+                or last - high >= min_len
             ):
                 continue  # an overhang of min_len or more is a run of its own (docstring)
-            free = [p for p in range(first, last + 1) if run[p - first] not in numbers]
+            layout = [base + n for n in run]
+            free = [first + i for i, n in enumerate(run) if n not in mine]
             if open_:  # the jokers' places are left open: one joker-free layout
                 if any(
-                    _needed(first, last, low, high, joker_at, rules)
+                    _needed(first, last, low, high, joker_at, min_len)
                     for joker_at in combinations(free, jokers)
                 ):
-                    out.append(tuple(types[base + n] for n in run))
+                    out.append(tuple(layout))
                 continue
             for k in range(jokers, min(most_jokers, len(free)) + 1):
                 for joker_at in combinations(free, k):
-                    if jokers and not _needed(first, last, low, high, joker_at, rules):
+                    if jokers and not _needed(first, last, low, high, joker_at, min_len):
                         continue
-                    out.append(
-                        tuple(
-                            JOKER if p in joker_at else types[base + run[p - first]]
-                            for p in range(first, last + 1)
-                        )
-                    )
+                    with_jokers = layout.copy()
+                    for p in joker_at:
+                        with_jokers[p - first] = joker
+                    out.append(tuple(with_jokers))
     return out
 
 
 def _needed(
-    first: int, last: int, low: int, high: int, joker_at: tuple[int, ...], rules: RuleSet
+    first: int, last: int, low: int, high: int, joker_at: tuple[int, ...], min_len: int
 ) -> bool:
     """Whether a run must be a candidate: beyond the real tiles and the jokers on each side
     it reaches fewer than ``min_len`` tiles (a longer overhang is a legal run of its own).
-    All arguments are places in the run (see :func:`_runs`), not numbers."""
-    inner_left = min([low, *joker_at])
-    inner_right = max([high, *joker_at])
-    return inner_left - first < rules.min_len and last - inner_right < rules.min_len
+    All arguments but ``min_len`` are places in the run (see :func:`_runs`), not numbers."""
+    inner_left = min(low, *joker_at) if joker_at else low
+    inner_right = max(high, *joker_at) if joker_at else high
+    return inner_left - first < min_len and last - inner_right < min_len
 
 
-def _groups(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[tuple[Tile, ...]]:
+def _groups(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[Layout]:
     real = [t for t in meld.tiles if not t.is_joker]
     jokers = len(meld.tiles) - len(real)
     numbers = {t.number for t in real}
@@ -150,20 +146,21 @@ def _groups(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[t
     if len(numbers) > 1 or len(set(colours)) != len(colours):
         return []
     group_numbers = sorted(n for n in numbers if n is not None) or range(1, rules.numbers + 1)
-    out = []
+    joker, shortest = rules.joker_index, max(rules.min_len, len(meld.tiles))
+    own = sorted(int(c) for c in colours if c is not None)
+    free = [c for c in range(rules.colours) if c not in own]
+    out: list[Layout] = []
     for number in group_numbers:
-        free = [Colour(c) for c in range(rules.colours) if Colour(c) not in colours]
         for extra in range(len(free) + 1):
             for added in combinations(free, extra):
-                real_tiles = sorted([*real, *(Tile(c, number) for c in added)])
+                real_tiles = [c * rules.numbers + number - 1 for c in sorted([*own, *added])]
                 if open_:  # the meld's jokers stand for some of the added colours
-                    if extra >= jokers and max(rules.min_len, len(meld.tiles)) <= len(real_tiles):
+                    if extra >= jokers and shortest <= len(real_tiles):
                         out.append(tuple(real_tiles))
                     continue
                 for k in range(jokers, most_jokers + 1):
-                    size = len(real_tiles) + k
-                    if max(rules.min_len, len(meld.tiles)) <= size <= rules.colours:
-                        out.append((*real_tiles, *([JOKER] * k)))
+                    if shortest <= len(real_tiles) + k <= rules.colours:
+                        out.append((*real_tiles, *([joker] * k)))
     return out
 
 
@@ -174,6 +171,7 @@ def _survivals_of(
     meld = Meld(tiles_key)
     # Open places pay off from two jokers on: a layout per pair of places grows fast.
     open_jokers = meld.jokers if wildcard and meld.jokers >= 2 else 0
+    joker, types = rules.joker_index, rules.tile_types
     seen: set[tuple[tuple[int, int], ...]] = set()
     found = []
     for kind, layouts in (
@@ -181,18 +179,19 @@ def _survivals_of(
         (MeldKind.GROUP, _groups(meld, rules, most_jokers, open_jokers > 0)),
     ):
         for layout in layouts:
-            indices = [rules.index(t) for t in layout]
-            counts = _counts(indices)
+            # A layout's real tiles are all different: each counts once, the jokers last.
+            real = sorted(i for i in layout if i != joker)
+            jokers = len(layout) - len(real) if rules.jokers else 0
+            counts = tuple((i, 1) for i in real) + (((joker, jokers),) if jokers else ())
             if counts in seen:
                 continue
             seen.add(counts)
             added = len(layout) - len(meld.tiles)
-            jokers = indices.count(rules.joker_index) if rules.jokers else 0
             needs = 0
-            for i, tile in zip(indices, layout, strict=True):
-                if not tile.is_joker:
-                    needs |= 1 << i
-            found.append(Survival(layout, kind, counts, added, open_jokers, needs, jokers))
+            for i in real:
+                needs |= 1 << i
+            tiles = tuple(types[i] for i in layout)
+            found.append(Survival(tiles, kind, counts, added, open_jokers, needs, jokers))
     # The meld as it stands first, then by fewest added tiles: a stable, readable order.
     found.sort(key=lambda s: s.added)
     return tuple(found)
