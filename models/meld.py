@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from itertools import combinations
 
 from rummikub.models.errors import IllegalMeldError, NotationError
@@ -81,13 +82,20 @@ class Reading:
 
 def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
     """Every legal reading of these tiles as one set under the rules (empty: illegal)."""
+    return list(_readings(tuple(tiles), rules))
+
+
+# Every solve reads each meld of the position and of its answer (validation, values,
+# steps); a game keeps meeting the same melds. Readings are frozen values, safe to share.
+@lru_cache(maxsize=16_384)
+def _readings(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[Reading, ...]:
     size = len(tiles)
     real = tuple(sorted(t for t in tiles if not t.is_joker))
     jokers = size - len(real)
     if size < rules.min_len or jokers > rules.max_jokers_per_set or jokers > rules.jokers:
-        return []
+        return ()
     if any(not rules.contains(t) for t in real):
-        return []
+        return ()
     found: list[Reading] = []
     numbers = {t.number for t in real if t.number is not None}
     colours = [t.colour for t in real]
@@ -111,7 +119,7 @@ def readings(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> list[Reading]:
             for start in starts:
                 cycle = top if start + size - 1 > top else 0
                 found.append(Reading(MeldKind.RUN, size, start, colour, real, cycle))
-    return found
+    return tuple(found)
 
 
 def why_illegal(tiles: Sequence[Tile], rules: RuleSet = STANDARD) -> str:

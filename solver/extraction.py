@@ -17,21 +17,26 @@ def _as_written(table: tuple[NewMeld, ...], old: tuple[Meld, ...]) -> tuple[NewM
     written: its jokers read as its layout lets them (the model may have read an ambiguous
     joker otherwise, or laid a group's joker elsewhere; nothing depends on it), so an
     untouched meld needs no step. The from-rack marks go with their tiles."""
-    left = list(range(len(old)))
-    old_counts = [meld.counts() for meld in old]
+    left: dict[tuple[Tile, ...], list[int]] = {}  # tiles -> old melds of them, not yet used
+    for i, meld in enumerate(old):
+        left.setdefault(_tiles_key(meld), []).append(i)
     out = []
     for nm in table:
-        counts = nm.meld.counts()
-        same = [i for i in left if counts == old_counts[i]]
+        same = left.get(_tiles_key(nm.meld))
         if same:
             i = nm.source if nm.source in same else same[0]
-            left.remove(i)
+            same.remove(i)
             marks: dict[Tile, list[bool]] = {}
             for tile, mark in zip(nm.meld.tiles, nm.from_rack, strict=True):
                 marks.setdefault(tile, []).append(mark)
             nm = replace(nm, meld=old[i], from_rack=tuple(marks[t].pop() for t in old[i].tiles))
         out.append(nm)
     return tuple(out)
+
+
+def _tiles_key(meld: Meld) -> tuple[Tile, ...]:
+    """The meld's tiles as a multiset, hashable (jokers are equal to each other)."""
+    return tuple(sorted(meld.tiles, key=Tile.sort_key))
 
 
 @dataclass
@@ -167,8 +172,9 @@ def extract(
     built: list[_Draft] = []
     copies: dict[int, list[_Draft]] = {}
     for var, s in model.sets.items():
-        copies[var] = [_Draft(s.tiles, s.kind) for _ in range(values[var])]
-        built += copies[var]
+        if values[var]:
+            copies[var] = [_Draft(s.tiles, s.kind) for _ in range(values[var])]
+            built += copies[var]
     left = Counter[Tile]() if placed_by_model else sum(stay.values(), Counter[Tile]())
     real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> its rack tiles
     if jokers:
@@ -186,7 +192,7 @@ def extract(
         # the fewest jokers, as the model caps them per copy (over all the tiles they stand
         # for: j=b5 and j=b6 in two copies of b5 b6 b7 go one to each).
         for col, tile, count in jokers.staying_placed(rules, values):
-            targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
+            targets = [survived[model.kept[col][0]]] if col in model.kept else copies.get(col, [])
             for _ in range(count):
                 for target in sorted(targets, key=_Draft.jokers):
                     if target.to_joker(tile, 1, skip=real_in.get(id(target))):

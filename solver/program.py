@@ -90,11 +90,16 @@ class Formulation:
 
     def bounds(self, terms: Terms) -> tuple[int, int]:
         """Smallest and largest value a linear expression can take within variable bounds."""
+        variables = self.variables
         low = high = 0
         for var, coef in terms:
-            a, b = coef * self.variables[var].lower, coef * self.variables[var].upper
-            low += min(a, b)
-            high += max(a, b)
+            v = variables[var]
+            if coef >= 0:
+                low += coef * v.lower
+                high += coef * v.upper
+            else:
+                low += coef * v.upper
+                high += coef * v.lower
         return low, high
 
     def evaluate(self, terms: Terms, values: tuple[int, ...]) -> int:
