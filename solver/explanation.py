@@ -947,7 +947,9 @@ def _origins(move: Move, flow: _Flow) -> list[tuple[Origin, int | None]]:
         new = nm.meld.counts()
         if old == new:
             out.append((Origin.KEPT, i))
-        elif all(t.is_joker for t in old - new):  # tiles added, or a joker swapped out
+        elif all(t.is_joker for t in old - new) and new.total() >= old.total():
+            # Tiles added, or a joker swapped out for a tile; jokers given away without
+            # a tile for each is an old meld that gave tiles away (rebuilt).
             out.append((Origin.EXTENDED, i))
         else:
             out.append((Origin.REBUILT, i))

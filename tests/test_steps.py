@@ -84,6 +84,25 @@ def check_provenance(move: Move) -> None:
     hosts = table_joker_melds(move.table)
     measure = moved_tiles(position, move.melds, move.placed, hosts_first=hosts)
     assert len(told.picked_up) == len(measure)
+    for new, origin, old, row in zip(
+        move.table, told.origins, told.sources, told.provenance, strict=True
+    ):
+        check_origin(origin, None if old is None else position.table[old], new.meld, row)
+
+
+def check_origin(origin: Origin, old: Meld | None, new: Meld, row: Sequence[object]) -> None:
+    """The label a report gives a new meld says what happened to the old meld it becomes."""
+    if old is None:
+        assert origin is (Origin.NEW if all(s == RACK for s in row) else Origin.REBUILT)
+        return
+    lost, now = old.counts() - new.counts(), new.counts()
+    if origin is Origin.KEPT:
+        assert now == old.counts()
+    elif origin is Origin.EXTENDED:  # tiles added, or a joker swapped for a tile
+        assert now != old.counts() and all(t.is_joker for t in lost) and len(new) >= len(old)
+    else:  # an old meld that gave tiles away
+        assert origin is Origin.REBUILT and +lost
+        assert any(not t.is_joker for t in lost) or len(new) < len(old)
 
 
 def check_explained(move: Move) -> list[Step]:
@@ -408,6 +427,16 @@ def hand_move(position: Position, table: Sequence[tuple[str, int | None]]) -> Mo
     kept = {nm.source for nm in new}
     moved = tuple(x for i, old in enumerate(position.table) if i not in kept for x in old.tiles)
     return Move(position, tuple(new), placed, moved, Status.OPTIMAL, Objective.TILES, False, 0.0)
+
+
+def test_a_meld_that_gave_its_jokers_away_is_rebuilt_not_extended() -> None:
+    # Nothing added and nothing swapped: the jokers went to a new set (b5 b6 b7 j j ->
+    # b5 b6 b7), as a meld that gave a real tile away is rebuilt.
+    move = solve(position_from_text("table: b5 b6 b7 j j\nrack: k3 r3"))
+    told = explanation(move, steps=False)
+    labels = {str(new.meld): o for new, o in zip(move.table, told.origins, strict=True)}
+    assert labels["b5 b6 b7"] is Origin.REBUILT
+    check_explained(move)
 
 
 def test_provenance_follows_the_kept_and_extended_melds() -> None:
