@@ -68,13 +68,17 @@ def tile_completer(state: Callable[[], GameState | None]) -> Completer:
     return TileCompleter()
 
 
+_STATUS = "rummikub.prompt_status"  # the worst exit status of a line so far
+
+
 def _run_line(ctx: click.Context, line: str) -> bool:
-    """Run one prompt line; False when the user asked to leave."""
+    """Run one prompt line; False when the user asked to leave. A line that fails records
+    its exit status (:func:`_failed`)."""
     try:
         args = shlex.split(line)
     except ValueError as error:
         click.echo(f"error: {error}", err=True)
-        return True
+        return _failed(ctx, 2)
     if not args:
         return True
     if args[0] in ("quit", "exit", "q"):
@@ -86,7 +90,7 @@ def _run_line(ctx: click.Context, line: str) -> bool:
         args = [args[1], "--help"]
     if args[0] not in GAME_COMMANDS:
         click.echo(f"error: unknown command '{args[0]}'. {_PROMPT_HELP}", err=True)
-        return True
+        return _failed(ctx, 2)
     try:
         with session.make_context(_name(ctx), args, parent=ctx.parent) as sub:
             session.invoke(sub)
@@ -95,12 +99,22 @@ def _run_line(ctx: click.Context, line: str) -> bool:
             error.show()
         else:
             click.echo(f"error: {error.format_message()}", err=True)
-    except click.exceptions.Exit:
-        pass
+        return _failed(ctx, error.exit_code or 2)
+    except click.exceptions.Exit as error:
+        return _failed(ctx, error.exit_code) if error.exit_code else True
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
-    except SystemExit:
-        pass
+        return _failed(ctx, 1)
+    except SystemExit as error:
+        code = error.code if isinstance(error.code, int) else 1
+        return _failed(ctx, code) if code else True
+    return True
+
+
+def _failed(ctx: click.Context, code: int) -> bool:
+    """Note a failed line's exit status (the worst one is the prompt's when its lines come
+    from a pipe, so a script can tell a rejected line); the prompt goes on."""
+    ctx.meta[_STATUS] = max(ctx.meta.get(_STATUS, 0), code)
     return True
 
 
@@ -151,3 +165,5 @@ def interactive(ctx: click.Context) -> None:
     for line in lines:
         if not _run_line(ctx, line):
             break
+    if not sys.stdin.isatty() and ctx.meta.get(_STATUS):
+        ctx.exit(ctx.meta[_STATUS])

@@ -245,11 +245,20 @@ def test_rules_options_as_on_solve(tmp_path: Path) -> None:
 def test_a_script_drives_the_prompt_through_stdin(games: Path) -> None:
     script = "show\ndrew\nbogus\ndraw r3\ndraw b7\nhelp draw\nquit\nshow\n"
     code, out, err = run(games, "friday", stdin=script)
-    assert code == 0, err
+    # Every line runs; the rejected ones (bogus, draw r3) make the exit status 2.
+    assert code == 2, err
     assert "Recorded: opponent 2 drew" in out and "Recorded: you drew b7" in out
     assert "error: unknown command 'bogus'" in err and "3 copies of r3" in err
     assert "You drew TILE from the pool." in out
     assert out.count("Game friday") == 1  # nothing after quit
+    code, out, err = run(games, "friday", stdin="show\ndrew\nhelp draw\n")
+    assert code == 0 and not err, err
+
+
+def test_a_script_can_tell_a_rejected_line(games: Path) -> None:
+    for line in ("draw zz", "draw", "'unclosed", "play r99", "show --bogus"):
+        code, _, err = run(games, "friday", stdin=f"show\n{line}\nshow\n")
+        assert code == 2 and err.startswith(("error:", "Usage:")), (line, code, err)
 
 
 def test_help_teaches_the_game_commands(tmp_path: Path) -> None:
