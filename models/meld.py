@@ -280,6 +280,15 @@ class Meld:
             if any(not stated - Counter(option) for option in r.joker_options(rules))
         ]
 
+    def readings_as_laid(self, rules: RuleSet = STANDARD) -> list[Reading]:
+        """The readings of the meld as it lies on the table: a run only in the order its
+        tiles are written (``j r2 r3`` is r1-3 and ``r2 r3 j`` r2-4, as a joker stands for the
+        tile whose place it takes), a group any way; every reading when the tiles are not
+        written in the order of any (``r3 j r2``). Declared meanings (``j=r4``) first."""
+        found = self.readings(rules)
+        laid = [r for r in found if r.kind is not MeldKind.RUN or r.laid_out() == self.tiles]
+        return laid or found
+
     def is_legal(self, rules: RuleSet = STANDARD) -> bool:
         """Whether the tiles form a legal group or run."""
         return bool(self.readings(rules))

@@ -174,11 +174,13 @@ def check_move(position: Position, new_table: Sequence[Meld], placed: Iterable[T
 Tiles = tuple[Tile, ...]  # a multiset of tiles as a sorted tuple
 
 
-def joker_meanings(meld: Meld, rules: RuleSet) -> list[Tiles]:
-    """Every joint meaning of a meld's jokers (sorted tuples), respecting declared meanings."""
+def joker_meanings(meld: Meld, rules: RuleSet, as_laid: bool = False) -> list[Tiles]:
+    """Every joint meaning of a meld's jokers (sorted tuples), respecting declared meanings;
+    ``as_laid``: and the order its tiles lie in (an old table meld's jokers stand for the
+    tiles whose places they take, :meth:`Meld.readings_as_laid`)."""
     stated = Counter(d for d in meld.declared if d is not None)
     found: set[Tiles] = set()
-    for reading in meld.readings(rules):
+    for reading in meld.readings_as_laid(rules) if as_laid else meld.readings(rules):
         for option in reading.joker_options(rules):
             if not stated - Counter(option):
                 found.add(tuple(sorted(option)))
@@ -202,7 +204,7 @@ def _minus(tiles: Tiles, part: Tiles) -> Tiles:
 def _old_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, Tiles]]:
     """(staying, freed) for one old table meld: a meaning, and which of its jokers are freed."""
     found: set[tuple[Tiles, Tiles]] = set()
-    for meaning in joker_meanings(meld, rules):
+    for meaning in joker_meanings(meld, rules, as_laid=True):
         for freed in _sub_multisets(meaning):
             found.add((_minus(meaning, freed), freed))
     return sorted(found)
@@ -356,7 +358,7 @@ def table_joker_problems(
 
 def _stands_for(meld: Meld, rules: RuleSet) -> str:
     """``r1 or r4``: what the jokers of a table meld may stand for."""
-    return " or ".join(" ".join(map(str, m)) for m in joker_meanings(meld, rules))
+    return " or ".join(" ".join(map(str, m)) for m in joker_meanings(meld, rules, as_laid=True))
 
 
 def _diagnose(

@@ -451,6 +451,25 @@ def _exchanged(meld: Meld, leaving: Tile, coming: Tile) -> Meld:
     return Meld((*meld.tiles[:at], coming, *meld.tiles[at + 1 :]))
 
 
+def _swapped_by(
+    jokers: list[tuple[Tile, int]], giving: Counter[Tile]
+) -> list[tuple[Tile, int]] | None:
+    """Under the strict and locked rules, the leaving jokers these tiles take the places
+    of: a table joker only for the tile it stands for (its meld as it lies), another joker
+    for any (None when a tile replaces none of them)."""
+    freed: list[tuple[Tile, int]] = []
+    left = list(jokers)
+    for tile in giving.elements():
+        match = next((j for j in left if isinstance(j[0], TableJoker) and j[0].means == tile), None)
+        if match is None:
+            match = next((j for j in left if not isinstance(j[0], TableJoker)), None)
+        if match is None:
+            return None
+        left.remove(match)
+        freed.append(match)
+    return freed
+
+
 @dataclass
 class _Piece:
     """A meld or piece lying on the table while the move is carried out."""
@@ -664,7 +683,9 @@ class _Explainer:
             for giving in _subsets(real):
                 if giving.total() > len(jokers):
                     continue
-                freed = jokers[: giving.total()]
+                freed = _swapped_by(jokers, giving) if self.guarded else jokers[: giving.total()]
+                if freed is None:
+                    continue
                 tiles = piece.meld.counts() + giving - Counter(t for t, _ in freed)
                 if not self._legal(tiles):
                     continue

@@ -319,10 +319,10 @@ class TableJokerRules(Extension):
 
 def joker_meanings(meld: Meld, rules: RuleSet) -> tuple[tuple[int, ...], ...]:
     """Every joint meaning of a table meld's jokers (sorted tile-type indices), as its
-    declared meanings allow."""
+    declared meanings and the order it lies in allow (:meth:`Meld.readings_as_laid`)."""
     stated = Counter(d for d in meld.declared if d is not None)
     found: set[tuple[int, ...]] = set()
-    for reading in meld.readings(rules):
+    for reading in meld.readings_as_laid(rules):
         for option in reading.joker_options(rules):
             if not stated - Counter(option):
                 found.add(tuple(sorted(rules.index(t) for t in option)))

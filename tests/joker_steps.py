@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations, permutations
 
+from oracle_jokers import joker_meanings, laid_run_meaning
+
 from rummikub.models import JokerRule, Meld, RuleSet, Tile
 from rummikub.models.steps import Step, Swap
 from rummikub.solver import Move
@@ -203,6 +205,18 @@ def _product(ways: list[list[tuple[State, ...]]]) -> Iterator[list[tuple[State, 
             yield [first, *rest]
 
 
+def _laid_states(meld: Meld, move: Move) -> tuple[State, ...]:
+    """Each joker of an old table meld, in order: the tiles it may stand for as it lies (the
+    oracle's rule: a run written in order fixes each joker, a group leaves the colours open)."""
+    meanings = joker_meanings(meld, move.position)
+    every = frozenset(t for option in _options(meld, move.position.rules) for t in option)
+    laid = laid_run_meaning(meld, move.position)
+    if laid is None or tuple(sorted(laid)) not in meanings:
+        return (frozenset(t for m in meanings for t in m) if meanings else every,) * meld.jokers
+    in_groups = frozenset(t for m in meanings if m != tuple(sorted(laid)) for t in m)
+    return tuple(frozenset({tile}) | in_groups for tile in laid)
+
+
 def joker_step_problems(move: Move, told: Explanation | None = None) -> list[str]:
     """What is wrong with the steps' use of the table jokers (empty: nothing), under the
     position's joker rule; under ``free`` nothing is checked."""
@@ -212,8 +226,7 @@ def joker_step_problems(move: Move, told: Explanation | None = None) -> list[str
     check = _Replay(move, told or explanation(move))
     start: list[tuple[Meld, tuple[State, ...]]] = []
     for meld in move.position.table:
-        every = frozenset(t for option in _options(meld, rules) for t in option)
-        start.append((meld, (every,) * meld.jokers))
+        start.append((meld, _laid_states(meld, move)))
     if check.go(0, tuple(start), ()):
         return []
     return [check.deepest[1]]

@@ -9,9 +9,10 @@ joker may stand for. Nothing comes from ``rummikub.solver`` nor from the validat
 The rules (see :class:`~rummikub.models.jokers.JokerRule` and the product decisions)
 ===================================================================================
 * A joker of an old table meld stands for one tile of one legal meaning of that meld. A
-  meld whose meaning is ambiguous (``j r2 r3``: r1 or r4; ``k5 b5 j``: o5 or r5) may be read
-  with any legal meaning unless declared (``j=r4``); a meld with two jokers has joint
-  meanings (a tuple of tiles).
+  run written in order means what its layout says (``j r2 r3``: r1, each joker the tile
+  whose place it takes); a group may be read with any legal meaning (``k5 b5 j``: o5 or
+  r5), and a meld written in no reading's order (``r3 j r2``) with any, unless declared
+  (``j=r4``); a meld with two jokers has joint meanings (a tuple of tiles).
 * Each table joker either **stays** or is **freed**. A staying joker keeps standing for its
   tile and is treated as that tile: it may move along when its meld is rearranged, into
   any meld that needs that tile. A freed joker needs the tile it stood for from the rack;
@@ -63,7 +64,7 @@ from typing import NamedTuple
 from oracle import ZERO, Answer, Counts, Gain, Score, Shape, _add, _fits, _Game, objective_key
 from oracle import oracle_answer as free_oracle_answer
 
-from rummikub.models.meld import Meld
+from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
 from rummikub.models.tile import JOKER, Tile
 
@@ -74,17 +75,44 @@ _Step = tuple[Physical | None, Gain, tuple[Counts, Counts, int] | None]
 RULES = ("free", "strict", "locked")
 
 
+def laid_run_meaning(meld: Meld, position: Position) -> Tiles | None:
+    """What the jokers stand for, in order, when the tiles are written as a run in order
+    (one colour, each real tile's number its place past the first): the tile whose place
+    each joker takes (``j r2 r3``: r1). None when they are not so written."""
+    rules = position.rules
+    real = [(i, t) for i, t in enumerate(meld.tiles) if not t.is_joker]
+    if not real or not meld.jokers or any(t.colour != real[0][1].colour for _, t in real):
+        return None
+    first, tile = real[0]
+    start = (tile.number or 0) - first
+
+    def number(place: int) -> int:
+        n = start + place
+        return (n - 1) % rules.numbers + 1 if rules.wrap else n
+
+    if not rules.wrap and (start < 1 or start + len(meld.tiles) - 1 > rules.numbers):
+        return None
+    if any(t.number != number(i) for i, t in real):
+        return None
+    return tuple(Tile(tile.colour, number(i)) for i, t in enumerate(meld.tiles) if t.is_joker)
+
+
 def joker_meanings(meld: Meld, position: Position) -> list[Tiles]:
-    """The joint meanings of a table meld's jokers (sorted tuples), respecting declared ones."""
+    """The joint meanings of a table meld's jokers (sorted tuples), respecting declared ones
+    and the order it is written in (see the module docstring)."""
     rules = position.rules
     stated = Counter(d for d in meld.declared if d is not None)
-    found = {
-        tuple(sorted(option))
-        for reading in meld.readings(rules)
-        for option in reading.joker_options(rules)
-        if not stated - Counter(option)
-    }
-    return sorted(found)
+    every: set[Tiles] = set()
+    groups: set[Tiles] = set()
+    for reading in meld.readings(rules):
+        for option in reading.joker_options(rules):
+            if not stated - Counter(option):
+                every.add(tuple(sorted(option)))
+                if reading.kind is MeldKind.GROUP:
+                    groups.add(tuple(sorted(option)))
+    laid = laid_run_meaning(meld, position)
+    as_laid = groups | ({tuple(sorted(laid))} & every if laid is not None else set())
+    return sorted(as_laid or every)
 
 
 @dataclass(frozen=True)

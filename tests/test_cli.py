@@ -330,20 +330,20 @@ def test_a_circular_joker_trade_from_the_command_line() -> None:
     trade first (text and --json agree), no note that a joker changes its meaning."""
     position = (
         "rules: standard colours=3 numbers=8 jokers=3 joker_rule=strict\n"
-        "table: j j r4 | r2 r3 r4 r5 j r7\nrack: r6\n"
+        "table: j r4 j | r2 r3 r4 r5 j r7\nrack: r6\n"
     )
     code, out, _ = run("solve", "-", stdin=position)
     assert code == 0
-    assert "1. Trade the joker standing for r5 in j j r4 for the r5 in r2 r3 r4 r5 j r7" in out
+    assert "1. Trade the joker standing for r3 in j r4 j for the r3 in r2 r3 r4 r5 j r7" in out
     assert "Note:" not in out
     code, out, _ = run("solve", "-", "--json", stdin=position)
     assert code == 0
     payload = json.loads(out)
     check_schema(payload)
     trade = payload["steps"][0]
-    assert trade["action"] == "trade" and trade["tile"] == "r5"
-    assert trade["before"] == [["j", "j", "r4"], ["r2", "r3", "r4", "r5", "j", "r7"]]
-    assert trade["after"] == [["j", "r4", "r5"], ["r2", "r3", "r4", "j", "j", "r7"]]
+    assert trade["action"] == "trade" and trade["tile"] == "r3"
+    assert trade["before"] == [["j", "r4", "j"], ["r2", "r3", "r4", "r5", "j", "r7"]]
+    assert trade["after"] == [["r3", "r4", "j"], ["r2", "j", "r4", "r5", "j", "r7"]]
 
 
 @pytest.mark.parametrize("rule", ["strict", "locked"])
@@ -434,3 +434,27 @@ def test_a_closed_pipe_is_no_bug() -> None:
         error = process.stderr.read().decode() if process.stderr else ""
         code = process.wait(timeout=60)
     assert code == 0 and "internal error" not in error, (code, error)
+
+
+@pytest.mark.parametrize("rule", ["strict", "locked"])
+def test_a_table_joker_stands_for_the_tile_whose_place_it_takes(rule: str) -> None:
+    """Typed as it lies, j r4 r5 j is r3-6: r2 extends it, and no step swaps r2 for a
+    joker (which would read the run as r2-5 and let the jokers change their tiles)."""
+    table, rack = "j r4 r5 j", "r2 o13 o11"
+    code, out, err = run("solve", "--table", table, "--rack", rack, "--joker-rule", rule, "--json")
+    assert code == 0, err
+    payload = json.loads(out)
+    check_schema(payload)
+    assert payload["placed"] == ["r2"] and payload["table"] == [["r2", "j", "r4", "r5", "j"]]
+    assert [s["action"] for s in payload["steps"]] == ["extend"]
+    code, out, _ = run("solve", "--table", table, "--rack", rack, "--joker-rule", rule)
+    assert "j#2 = r3; j#5 = r6" in out and "Swap" not in out
+    # r13 frees the joker of r10 r11 r12 j (it stands for r13); under strict the freed
+    # joker has no new set to go to, under locked it lets k4 extend k6 k7 k8.
+    table, rack = "r10 r11 r12 j | k6 k7 k8", "r13 k4"
+    code, out, err = run("solve", "--table", table, "--rack", rack, "--joker-rule", rule, "--json")
+    payload = json.loads(out)
+    assert code == 0, err
+    assert payload["placed_count"] == (0 if rule == "strict" else 2)
+    if rule == "locked":
+        assert payload["steps"][0]["action"] == "swap" and payload["steps"][0]["rack"] == ["r13"]

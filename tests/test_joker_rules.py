@@ -354,14 +354,19 @@ HAND: list[HandCase] = [
      Score(1, 5, 0, 0), ["k5 b5 r5 j=o5"]),
     ("run-keeps-meaning-strict", STANDARD, "table: r5 r6 j=r7\nrack: r7", "strict", "tiles",
      Score(0, 0, 0, 0), ["r5 r6 j=r7"]),
-    ("run-undeclared-strict", STANDARD, "table: r5 r6 j\nrack: r7", "strict", "tiles",
+    # Written in order, a run's joker stands for the tile whose place it takes (r7): it
+    # cannot move to r4, and freeing it by r7 leaves it no host.
+    ("run-as-laid-strict", STANDARD, "table: r5 r6 j\nrack: r7", "strict", "tiles",
+     Score(0, 0, 0, 0), ["r5 r6 j"]),
+    # Written in no run's order, any reading: j = r4 lets r7 extend it.
+    ("run-undeclared-strict", STANDARD, "table: r6 r5 j\nrack: r7", "strict", "tiles",
      Score(1, 7, 0, 0), ["j=r4 r5 r6 r7"]),
     # Two jokers in one meld: both freed (r3 j j read as r3 r4 r5) into one host.
     ("two-jokers-strict", STANDARD, "table: r3 j j\nrack: r4 r5 k7 k8", "strict", "tiles",
      Score(4, 24, 0, 0), ["r3 r4 r5 | k7 k8 j j"]),
     ("two-jokers-locked", STANDARD, "table: r3 j j\nrack: r4 r5 k7 k8", "locked", "tiles",
      Score(4, 24, 0, 0), ["r3 r4 r5 | k7 k8 j j"]),
-    # One freed, one stays (r2 r4 or r4 r5 reading).
+    # One freed, one stays (as laid, r3 j j is r3 r4 r5).
     ("two-jokers-one-freed-strict", STANDARD, "table: r3 j j\nrack: r4 k7 k8", "strict",
      "tiles", Score(3, 19, 0, 0), ["r3 r4 j=r5 | k7 k8 j", "j=r2 r3 r4 | k7 k8 j"]),
     # Initial meld: the table is untouched under every rule.
@@ -426,8 +431,14 @@ def test_hand_positions(
 
 
 def test_oracle_combinations() -> None:
-    """The oracle reads ambiguous jokers every legal way and frees only what the rack allows."""
-    position = position_from_text("table: j r2 r3 | k5 b5 j\nrack: r4 o5")
+    """The oracle reads ambiguous jokers every legal way and frees only what the rack allows;
+    a run written in order means what its layout says."""
+    laid = position_from_text("table: j r2 r3 | k5 b5 j\nrack: r4 o5")
+    assert {c.meanings for c in joker_combinations(laid)} == {
+        ((Tile.parse("r1"),), (Tile.parse("o5"),)),
+        ((Tile.parse("r1"),), (Tile.parse("r5"),)),
+    }
+    position = position_from_text("table: r3 j r2 | k5 b5 j\nrack: r4 o5")
     combos = list(joker_combinations(position))
     meanings = {c.meanings for c in combos}
     assert meanings == {
@@ -465,9 +476,12 @@ def test_validator_accepts_legal_joker_moves() -> None:
     moved_along = "r5 r6 r7 | k6 b6 j=r6"
     text = "table: r5 j r7\nrack: r6 k6 b6"
     assert _problems(text, moved_along, "r6 k6 b6", "strict") == []
-    # An ambiguous table joker may stay as either meaning.
+    # An ambiguous table joker (a run written in no order) may stay as either meaning.
+    assert _problems("table: r3 j r2\nrack: r4", "j r2 r3 r4", "r4", "strict") == []
+    assert _problems("table: r3 j r2\nrack: r1", "r1 r2 r3 j=r4", "r1", "strict") == []
+    # Written in order it stands for the tile whose place it takes (r1), and keeps it.
     assert _problems("table: j r2 r3\nrack: r4", "j r2 r3 r4", "r4", "strict") == []
-    assert _problems("table: j r2 r3\nrack: r1", "r1 r2 r3 j=r4", "r1", "strict") == []
+    assert _problems("table: j r2 r3\nrack: r1", "r1 r2 r3 j=r4", "r1", "strict") != []
 
 
 def test_validator_joker_not_replaced() -> None:
@@ -477,7 +491,7 @@ def test_validator_joker_not_replaced() -> None:
     for rule in ("strict", "locked"):
         problems = _problems(text, *move, rule)
         assert problems == [
-            f"{rule} joker rule: table meld 1 'r3 r4 r5 j' has a joker standing for r2 or r6; "
+            f"{rule} joker rule: table meld 1 'r3 r4 r5 j' has a joker standing for r6; "
             "each must stay on the table standing for its tile or be replaced by that tile "
             "from the rack, and this move does neither"
         ]
