@@ -73,6 +73,8 @@ class Situation:
             )
         if any(size < 1 for size in self.opponents):
             raise AdviceError("an opponent with no tiles has already won: rack sizes must be >= 1")
+        if not self.position.rack:
+            raise AdviceError("your rack is empty: you have already gone out")
         opened = self.opponents_opened
         if isinstance(opened, tuple) and len(opened) != len(self.opponents):
             raise AdviceError(

@@ -302,6 +302,7 @@ def _opponent_played(state: GameState, event: OpponentPlayed) -> GameState:
 def _you_drew(state: GameState, tile: Tile) -> GameState:
     if state.pool_size == 0:
         raise IllegalEventError("the pool is empty: nobody can draw (record 'pass')")
+    state.rules.check_tile(tile, "drawn")
     Position.of(state.table, (*state.rack, tile), rules=state.rules)
     rack = (*state.rack, tile)
     sizes = (len(rack), *state.rack_sizes[1:])

@@ -136,7 +136,9 @@ class GameStore:
         return FileLock(str(self.directory / f".{check_name(name)}.lock"), timeout=LOCK_SECONDS)
 
     def names(self) -> list[str]:
-        """The names of the games in the folder, sorted."""
+        """The names of the games in the folder, sorted (none while it does not exist)."""
+        if self.directory.exists() and not self.directory.is_dir():
+            raise GameFileError(f"{self.directory}: not a folder (--dir names the games' folder)")
         if not self.directory.is_dir():
             return []
         return sorted(
@@ -322,6 +324,10 @@ def _parse(name: str, path: Path, raw: bytes) -> StoredGame:
             raise _bad_line(path, number, str(error)) from None
         events += 1
     if history is None:
+        if torn:  # its only line has no end: cut off mid-write, or not a game file at all
+            raise GameFileError(
+                f"{path}: no complete line (a game file is JSON lines, the first its 'new' event)"
+            )
         raise GameFileError(f"{path}: empty game file (no 'new' event)")
     return StoredGame(name, path, history, raw, events, torn, warning)
 

@@ -29,6 +29,8 @@ def parse_sizes(text: str) -> list[int]:
         high = int(match.group(2) or low)
         if high < low:
             fail(f"--tiles {text!r}: the range {low}..{high} runs backwards")
+        if low < 1:
+            fail(f"--tiles {text!r}: a hand holds at least 1 tile")
         sizes.extend(range(low, high + 1))
     return sorted(set(sizes))
 

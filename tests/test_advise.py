@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from rummikub.arena.advice import AdviceError, Situation
 from rummikub.cli.main import main
-from rummikub.models import Meld, Position, Tile
+from rummikub.models import Meld, Position, Tile, parse_tiles
 from rummikub.models.generate import random_position
 from rummikub.models.validation import check_move
 
@@ -153,6 +153,7 @@ def test_advice_on_ray_is_the_advice_of_the_default_executor(tmp_path: Path) -> 
         (["--players", "3", "--opponents", "6 9 11"], "--players 3 but --opponents gives 3"),
         (["--opponents", "six"], "rack sizes like '6 9 11'"),
         (["--opponents", "6 9 11", "--model", "nobody"], "unknown opponent model 'nobody'"),
+        (["--opponents", "6 9 11", "--rack", ""], "your rack is empty"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -162,9 +163,11 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
 
 
 def test_a_situation_checks_its_tile_counts() -> None:
-    position = Position.of([], [], False)
+    position = Position.of([], parse_tiles("r5"), False)
     with pytest.raises(AdviceError, match="2 to 4 players"):
-        Situation(position, (), 106)
+        Situation(position, (), 105)
     with pytest.raises(AdviceError, match="already won"):
-        Situation(position, (0,), 106)
-    assert Situation.of(position, (14, 14)).pool == 106 - 28
+        Situation(position, (0,), 105)
+    with pytest.raises(AdviceError, match="your rack is empty"):
+        Situation(Position.of([], [], False), (14,), 92)
+    assert Situation.of(position, (14, 14)).pool == 105 - 28

@@ -124,6 +124,7 @@ def test_every_bad_input_is_one_line_exit_two_and_leaves_the_game(games: Path) -
         ([f, "table", "r10 r11 x12"], "table: not a tile: 'x12'"),
         ([f, "draw", "r3"], "3 copies of r3"),
         ([f, "draw", "r3 r4"], "draw takes one tile"),
+        ([f, "draw", "r14"], "tile r14 drawn: numbers run from 1 to 13"),
         ([f, "play", OPENING + " | b1 b2 b3"], "neither on the table nor on your rack"),
         ([f, "play", "r10 r11 r12 r13 | k7 b7 o7 | r3 r4 r5 r6"], "may not touch the table"),
         ([f, "play", OPENING + " | r3 r4 j"], "initial meld worth 12"),
@@ -143,6 +144,14 @@ def test_every_bad_input_is_one_line_exit_two_and_leaves_the_game(games: Path) -
     for args, expected in cases:
         _bad(games, args, expected)
     assert not (games / "x.jsonl").exists() and not (games / "y.jsonl").exists()
+
+
+def test_a_file_that_is_no_game_and_a_dir_that_is_a_file_are_named(games: Path) -> None:
+    (games / "notes.jsonl").write_text("hello world")  # no line end: nothing complete
+    _bad(games, ["notes", "show"], "no complete line (a game file is JSON lines", "notes")
+    assert (games / "notes.jsonl").read_text() == "hello world"
+    code, out, err = run(games / "notes.jsonl", "list")
+    assert code == 2 and "not a folder" in err and "Traceback" not in out + err
 
 
 def test_an_opponent_cannot_lay_more_tiles_than_they_hold(tmp_path: Path) -> None:

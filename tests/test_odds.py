@@ -281,6 +281,7 @@ def test_cli_wrap_falls_back_to_a_labelled_estimate() -> None:
     [
         (["--tiles", "x"], "--tiles 'x'"),
         (["--tiles", "9..7"], "runs backwards"),
+        (["--tiles", "0..3"], "a hand holds at least 1 tile"),
         (["--tiles", "500"], "the game has 106 tiles"),
         (["--tiles", "3", "--wrap", "--method", "exact"], "wrap"),
         (["--colours", "1"], "colours must be"),
