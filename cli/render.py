@@ -54,16 +54,26 @@ def _meld_line(
 ) -> str:
     label = click.style(f"{origin:<9}", **_ORIGIN_STYLE[origin])  # type: ignore[arg-type]
     body = " ".join(tile_text(t, r) for t, r in zip(new.meld.tiles, from_rack, strict=True))
-    notes = []
-    for slot, options in jokers:
-        if len(jokers) > 1:
-            notes.append(f"j#{slot + 1} = {' or '.join(map(str, options))}")
-        else:
-            notes.append(f"j = {' or '.join(map(str, options))}")
+    notes = _joker_notes(jokers)
     if source is not None and origin is not Origin.KEPT:
         notes.append(f"was '{position.table[source]}'")
     suffix = click.style("   " + "; ".join(notes), dim=True) if notes else ""
     return f"  {label} {body}{suffix}"
+
+
+def _joker_notes(jokers: Sequence[tuple[int, list[Tile]]]) -> list[str]:
+    """``j = r5``, ``j#1 = r3; j#4 = r6``, or for a group's jokers that share the missing
+    colours ``j#3, j#4 = b3 and o3`` (each a different one)."""
+    if len(jokers) == 1:
+        return [f"j = {' or '.join(map(str, jokers[0][1]))}"]
+    first = jokers[0][1] if jokers else []
+    if len(jokers) > 1 and all(options == first for _, options in jokers):
+        slots = ", ".join(f"j#{slot + 1}" for slot, _ in jokers)
+        tiles = " ".join(map(str, first))
+        if len(first) == len(jokers):
+            return [f"{slots} = {' and '.join(map(str, first))}"]
+        return [f"{slots} = {len(jokers)} different of {tiles}"]
+    return [f"j#{slot + 1} = {' or '.join(map(str, options))}" for slot, options in jokers]
 
 
 def _millis(seconds: float) -> str:

@@ -458,3 +458,10 @@ def test_a_table_joker_stands_for_the_tile_whose_place_it_takes(rule: str) -> No
     assert payload["placed_count"] == (0 if rule == "strict" else 2)
     if rule == "locked":
         assert payload["steps"][0]["action"] == "swap" and payload["steps"][0]["rack"] == ["r13"]
+
+
+def test_two_jokers_sharing_a_groups_missing_colours_are_shown_together() -> None:
+    code, out, _ = run("solve", "--table", "b5 b6 b7 j j", "--rack", "k3 r3", "--no-color")
+    assert code == 0
+    assert "rebuilt   k3* r3* j j   j#3, j#4 = b3 and o3" in out
+    assert "rebuilt   b5 b6 b7   was 'b5 b6 b7 j j'" in out  # it only gave its jokers away
