@@ -175,7 +175,7 @@ def resolve_rules(
         rules = preset(spec)
     elif Path(spec).is_file():
         rules = rules_from_file(spec)
-    elif "=" in spec:
+    elif "=" in spec or _presets_only(spec):
         rules = parse_rules_line(spec)
     else:
         raise RulesError(
@@ -185,6 +185,13 @@ def resolve_rules(
     if not changed:
         return rules
     return RuleSet(**(rules.options() | changed))
+
+
+def _presets_only(spec: str) -> bool:
+    """Whether ``spec`` is several preset names (``american wrap``: a rules line that
+    needs its options written as name=value), not a mistyped file name."""
+    words = [w for w in re.split(r"[\s,]+", spec.strip()) if w]
+    return len(words) > 1 and all(find_preset(w) is not None for w in words)
 
 
 def _value(option: RuleOption, text: str, where: str) -> RuleValue:
@@ -222,6 +229,8 @@ def parse_rules_line(text: str, where: str = "rules") -> RuleSet:
             base = key
             continue
         option = _option(key, where)
+        if option.name in values:
+            raise RulesError(f"{where}: {option.name} given twice ({key[:40]}={value[:40]} again)")
         values[option.name] = _value(option, value, where)
     try:
         return RuleSet(**(preset(base or DEFAULT_PRESET).options() | values))

@@ -68,6 +68,8 @@ def test_rules_line_names_the_nearest_preset() -> None:
         ("joker_rule=loose", "joker_rule must be one of free, strict, locked"),
         ("jokers_per_set=1", "did you mean 'max_jokers_per_set'"),
         ("colours=9", "colours must be 2..8"),
+        ("threshold=50 threshold=20", "initial_threshold given twice"),
+        ("wrap=yes, wrap=no", "wrap given twice"),
     ],
 )
 def test_bad_rules_lines_say_what_is_wrong(line: str, fragment: str) -> None:

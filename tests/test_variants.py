@@ -189,6 +189,10 @@ def test_resolve_rules_preset_file_and_overrides(tmp_path: Path) -> None:
     assert resolve_rules(str(path), jokers=4).changes() == {"copies": 3, "jokers": 4}
     with pytest.raises(RulesError, match="neither a preset"):
         resolve_rules(str(tmp_path / "missing.toml"))
+    with pytest.raises(RulesError, match="neither a preset"):
+        resolve_rules("my rules.toml")
+    with pytest.raises(RulesError, match=r"one preset at most.*name=value"):
+        resolve_rules("american wrap")
     with pytest.raises(RulesError, match="unknown rule option"):
         rules_from_mapping({"preset": "wrap", "wraps": True})
 
