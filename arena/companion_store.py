@@ -301,7 +301,8 @@ def _parse(name: str, path: Path, raw: bytes) -> StoredGame:
         if not data.strip():
             continue
         try:
-            obj = json.loads(data.decode("utf-8"))
+            # utf-8-sig: a file saved by an editor that starts it with a byte-order mark
+            obj = json.loads(data.decode("utf-8-sig" if number == 1 else "utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
             if not complete:  # the last write or copy stopped mid-line
                 torn = data

@@ -487,7 +487,7 @@ def draw(ctx: click.Context, tile: str) -> None:
     _record(ctx, Drew(tiles[0]))
 
 
-@session.command(name="pass", help="You could not play and the pool is empty.")
+@session.command(name="pass", help="You do not play, and the pool is empty (nothing to draw).")
 @click.pass_context
 @_guard
 def pass_turn(ctx: click.Context) -> None:
@@ -749,4 +749,7 @@ def score(ctx: click.Context, racks: str) -> None:
 def next_round(ctx: click.Context, rack: str, first: int) -> None:
     from rummikub.arena.companion import NewRound
 
-    _record(ctx, NewRound(tuple(_tiles(rack, "--rack")), first))
+    tiles = tuple(_tiles(rack, "--rack"))
+    _record(ctx, NewRound(tiles, first))
+    if len(tiles) != 14:
+        click.echo(f"note: everyone is dealt {len(tiles)} tiles, as many as your rack holds")

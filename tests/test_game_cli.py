@@ -154,6 +154,15 @@ def test_a_file_that_is_no_game_and_a_dir_that_is_a_file_are_named(games: Path) 
     assert code == 2 and "not a folder" in err and "Traceback" not in out + err
 
 
+def test_a_game_file_saved_with_a_byte_order_mark_still_reads(games: Path) -> None:
+    path = games / "friday.jsonl"
+    before = state(games)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # as some editors save it
+    assert state(games) == before
+    ok(games, "friday", "drew")
+    assert state(games)["to_play"] == 3
+
+
 def test_an_opponent_cannot_lay_more_tiles_than_they_hold(tmp_path: Path) -> None:
     ok(tmp_path, "new", "tiny", "--players", "2", "--rack", "k1 k2 k3", "--first", "1")
     _bad(tmp_path, ["tiny", "table", "o10 o11 o12 o13"], "holds 3 tiles but", "tiny")
@@ -185,7 +194,8 @@ def test_the_next_round_of_a_match(tmp_path: Path) -> None:
     ok(tmp_path, "new", "m", "--players", "2", "--rack", "k1 k2 k3", "--first", "1")
     ok(tmp_path, "m", "table", "r11 r12 r13")
     ok(tmp_path, "m", "score", "--racks", "-")
-    ok(tmp_path, "m", "round", "--rack", "b1 b2 b3 b4")
+    out = ok(tmp_path, "m", "round", "--rack", "b1 b2 b3 b4")
+    assert "note: everyone is dealt 4 tiles, as many as your rack holds" in out
     s = state(tmp_path, "m")
     assert s["round"] == 2 and s["table"] == [] and s["to_play"] == 0
     assert s["opponents"] == [{"seat": 1, "rack_size": 4, "opened": False}]
