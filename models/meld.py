@@ -9,7 +9,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 
-from rummikub.models.errors import IllegalMeldError, NotationError
+from rummikub.models.errors import IllegalMeldError, NotationError, RummikubError
 from rummikub.models.notation import MELD_SEPARATORS, parse_meld_tokens
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Colour, Tile
@@ -299,12 +299,23 @@ class Meld:
         if not found:
             place = f"{where} " if where else ""
             reason = (
-                "no reading lets its jokers stand for the declared tiles"
+                self._why_declared(rules)
                 if self.declared and readings(self.tiles, rules)
                 else why_illegal(self.tiles, rules)
             )
             raise IllegalMeldError(f"{place}'{self}' is not a legal set: {reason}")
         return found
+
+    def _why_declared(self, rules: RuleSet) -> str:
+        """Why no reading fits the declared meanings: one names no tile of the game, or
+        they fit no reading together."""
+        for tile in self.declared:
+            if tile is not None and not rules.contains(tile):
+                try:
+                    rules.check_tile(tile, "declared for a joker")
+                except RummikubError as error:
+                    return str(error)
+        return "no reading lets its jokers stand for the declared tiles"
 
     def kinds(self, rules: RuleSet = STANDARD) -> set[MeldKind]:
         """The shapes the meld can be read as."""

@@ -44,8 +44,8 @@ def _run(token: str, colour: Colour, low: int, high: int, rules: RuleSet | None)
     if rules is None or not rules.wrap:
         raise NotationError(
             f"bad run shorthand {_show(token)}: the run would go round from {top} to 1, "
-            "which only the wrap-around house rule allows (--wrap); else write low-high "
-            "like r3-7"
+            "which only the wrap-around house rule allows (--wrap); else write low-high: "
+            f"{Tile(colour, high)}-{low}"
         )
     if low > top:
         raise NotationError(f"bad run shorthand {_show(token)}: numbers run from 1 to {top}")

@@ -155,6 +155,9 @@ def test_dash_mistakes_get_a_hint(text: str, fragment: str) -> None:
         ("r1 r2 r4", "a run needs consecutive numbers: r3 is missing"),
         ("k5 k6 k9", "k7 and k8 are missing (2 tiles)"),
         ("b1 j b5", "b2-4 are missing (3 tiles), and its joker can stand for only 1"),
+        ("r7-3", "else write low-high: r3-7"),
+        ("j=r14 r12 r13", "tile r14 declared for a joker: numbers run from 1 to 13"),
+        ("j=r4 r12 r13", "no reading lets its jokers stand for the declared tiles"),
     ],
 )
 def test_run_gap_errors_name_the_missing_tiles(meld: str, fragment: str) -> None:
