@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rummikub.models.errors import NotationError
-from rummikub.models.tile import Colour, Tile, _show
+from rummikub.models.tile import Colour, Tile, _show, half_width
 
 if TYPE_CHECKING:
     from rummikub.models.rules import RuleSet
@@ -82,7 +82,7 @@ def parse_tiles(text: str, rules: RuleSet | None = None) -> list[Tile]:
     """Tiles separated by spaces or commas, shorthands expanded, in the order written (the
     run shorthand wraps round the top under wrap-around ``rules``: ``r12-2``)."""
     tiles: list[Tile] = []
-    for token in _SEPARATORS.split(text.strip()):
+    for token in _SEPARATORS.split(half_width(text).strip()):
         if token:
             if "=" in token:
                 raise NotationError(
@@ -110,7 +110,7 @@ def parse_meld_tokens(
     """Tiles of one meld and, per joker in order, the tile it is declared to stand for."""
     tiles: list[Tile] = []
     declared: list[Tile | None] = []
-    for token in _SEPARATORS.split(text.strip()):
+    for token in _SEPARATORS.split(half_width(text).strip()):
         if not token:
             continue
         if "=" in token:

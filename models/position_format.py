@@ -11,7 +11,7 @@ from rummikub.models.notation import MELD_SEPARATORS, parse_declared_joker, pars
 from rummikub.models.position import Position
 from rummikub.models.presets import parse_rules_line, rules_from_mapping
 from rummikub.models.rules import STANDARD, RuleSet
-from rummikub.models.tile import JOKER, Tile
+from rummikub.models.tile import JOKER, Tile, half_width
 
 _TRUE = {"yes", "true", "1", "y", "on"}
 _FALSE = {"no", "false", "0", "n", "off", ""}
@@ -22,7 +22,7 @@ def parse_melds(text: str, rules: RuleSet = STANDARD) -> list[Meld]:
     """Melds separated by ``|``, ``;`` or newlines; empty pieces are skipped. Under
     wrap-around rules the run shorthand goes round the top (``r12-2``)."""
     melds = []
-    for piece in MELD_SEPARATORS.split(text):
+    for piece in MELD_SEPARATORS.split(half_width(text)):
         if piece.strip():
             melds.append(Meld.parse(piece, rules))
     return melds

@@ -45,6 +45,14 @@ _LETTER_TO_COLOUR = {letter: Colour(i) for i, letter in enumerate(COLOUR_LETTERS
 }
 JOKER_LETTER = "j"
 _TILE_RE = re.compile(r"([a-zA-Z])(\d{1,3})")
+# Full-width forms (U+FF01-FF5E: letters, digits, | and - as an East Asian keyboard types
+# them) and the ideographic space read as their ASCII forms.
+_HALF_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def half_width(text: str) -> str:
+    """The text with full-width letters, digits and signs as their ASCII forms."""
+    return text.translate(_HALF_WIDTH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +82,8 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Parse ``r10``, ``K3``, ``y7`` (orange) or ``j`` (joker)."""
-        token = text.strip()
+        """Parse ``r10``, ``K3``, ``y7`` (orange) or ``j`` (joker); full-width forms too."""
+        token = half_width(text).strip()
         if token.lower() == JOKER_LETTER:
             return JOKER
         match = _TILE_RE.fullmatch(token)

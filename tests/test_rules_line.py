@@ -149,6 +149,21 @@ def test_dash_mistakes_get_a_hint(text: str, fragment: str) -> None:
     assert code == 2 and fragment in err, err
 
 
+def full_width(text: str) -> str:
+    """The text as an East Asian keyboard types it: full-width forms, ideographic spaces."""
+    return "".join(
+        "\u3000" if c == " " else chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text
+    )
+
+
+def test_full_width_tiles_read_as_typed_on_an_east_asian_keyboard() -> None:
+    wide = position_from_text(f"table: {full_width('r3-7 | k1 k2 k3')}\nrack: {full_width('r8,J')}")
+    assert wide == position_from_text("table: r3-7 | k1 k2 k3\nrack: r8 j")
+    table, rack = full_width("j=r1 r2 r3"), full_width("r4")
+    code, out, err = run("solve", "--table", table, "--rack", rack, "--no-color")
+    assert code == 0 and "j = r1" in out, err
+
+
 @pytest.mark.parametrize(
     ("meld", "fragment"),
     [
