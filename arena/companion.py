@@ -57,7 +57,8 @@ from rummikub.arena.companion_events import seat_text as _seat_text
 from rummikub.arena.record import rules_json
 from rummikub.arena.scoring import blocked_winner, round_scores
 from rummikub.models.generate import full_set
-from rummikub.models.meld import Meld
+from rummikub.models.jokers import JokerRule
+from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.notation import format_tiles, tiles_json
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
@@ -285,6 +286,34 @@ def _check_play(state: GameState, seat: int, table: tuple[Meld, ...], laid: Coun
         raise IllegalEventError(f"illegal play by {_seat_text(seat)}: {'; '.join(problems)}")
 
 
+def check_typed(state: GameState, event: Event) -> None:
+    """What a newly typed event must also get right, beyond what replaying a game file
+    checks (files written before these checks still read): under the strict and locked
+    rules a table's runs with jokers written as they lie."""
+    if isinstance(event, OpponentPlayed | Played):
+        _runs_as_they_lie(event.table, state.rules)
+
+
+def _runs_as_they_lie(table: tuple[Meld, ...], rules: RuleSet) -> None:
+    """Under the strict and locked rules, a run with jokers is written as it lies: each
+    joker stands for the tile whose place it takes, and the game keeps that meaning for the
+    turns to come (a run typed in no run's order would leave it open)."""
+    if rules.joker_rule is JokerRule.FREE:
+        return
+    for i, meld in enumerate(table, 1):
+        if not meld.jokers or any(d is not None for d in meld.declared):
+            continue
+        found = meld.readings(rules)
+        runs = [r for r in found if r.kind is MeldKind.RUN]
+        if not runs or len(runs) < len(found) or any(r.laid_out() == meld.tiles for r in runs):
+            continue
+        ways = " or ".join(f"'{format_tiles(r.laid_out())}'" for r in runs)
+        raise IllegalEventError(
+            f"table meld {i} '{meld}': under the {rules.joker_rule} joker rule a joker stands for "
+            f"the tile whose place it takes: type the run as it lies ({ways})"
+        )
+
+
 def _opponent_played(state: GameState, event: OpponentPlayed) -> GameState:
     seat = _opponent_seat(state, event.seat)
     state = _skip_to(state, seat)
@@ -503,6 +532,7 @@ __all__ = [
     "Scored",
     "Undo",
     "apply",
+    "check_typed",
     "event_from_json",
     "replay",
     "start",

@@ -39,6 +39,7 @@ from rummikub.arena.companion import (
     History,
     IllegalEventError,
     NewGame,
+    check_typed,
     event_from_json,
 )
 from rummikub.models.errors import RummikubError
@@ -187,6 +188,7 @@ class GameStore:
         The event is checked first (:class:`IllegalEventError`, nothing written); the write
         is refused with :class:`GameChangedError` if the file changed since ``game`` was read.
         """
+        check_typed(game.history.state, event)
         history = game.history.record(event)
         line = _line(event)
         with self._locked(game.name):

@@ -211,10 +211,11 @@ def _old_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, Tiles]]:
 
 
 def _new_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, int]]:
-    """(staying, other jokers) for one new meld: declared jokers stay, the others may."""
+    """(staying, other jokers) for one new meld: declared jokers stay, the others may; its
+    jokers stand where it is written (a table read as it lies, as its next turn reads it)."""
     declared = tuple(sorted(d for d in meld.declared if d is not None))
     found: set[tuple[Tiles, int]] = set()
-    for meaning in joker_meanings(meld, rules):
+    for meaning in joker_meanings(meld, rules, as_laid=True):
         for extra in _sub_multisets(_minus(meaning, declared)):
             staying = tuple(sorted(declared + extra))
             found.add((staying, meld.jokers - len(staying)))

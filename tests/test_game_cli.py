@@ -308,3 +308,23 @@ def test_scores_follow_the_rules_joker_penalty(tmp_path: Path) -> None:
     out = ok(tmp_path, "p", "score", "--racks", "-")
     assert "Round 1: you -53, opponent 1 +53" in out
     assert state(tmp_path, "p")["rack_value"] == 53
+
+
+def test_strict_table_jokers_keep_the_meaning_of_where_they_lie(tmp_path: Path) -> None:
+    """Under the strict rule an opponent's table may not re-read a table joker (r2 j r4 r5 j
+    holds r3 and r6: j r2 j r4 r5 would move the r6 joker to r1), a run typed in no run's
+    order is refused (the game would lose where its jokers lie), and the advice that follows
+    frees no joker by another tile."""
+    rack = "r2 o11 o13 k1 k2 b9 b10 b11 k13 o3 o4 o5 r9 r13"
+    ok(tmp_path, "new", "g", "--players", "2", "--rack", rack, "--joker-rule", "strict")
+    ok(tmp_path, "g", "play", "b9 b10 b11 | o3 o4 o5")
+    ok(tmp_path, "g", "table", "b9 b10 b11 | o3 o4 o5 | j r4 r5 j | k10 k11 k12")
+    ok(tmp_path, "g", "play")  # the best move: r2 extends the run, k13 r13 o13
+    rest = "b9 b10 b11 | o3 o4 o5 | {} | k9 k10 k11 k12 | k13 r13 o13"
+    _bad(tmp_path, ["g", "table", rest.format("j r2 j r4 r5")], "strict joker rule", "g")
+    _bad(tmp_path, ["g", "table", rest.format("r2 r4 r5 j j")], "type the run as it lies", "g")
+    ok(tmp_path, "g", "table", rest.format("r2 j r4 r5 j"))
+    ok(tmp_path, "g", "draw", "r1")
+    ok(tmp_path, "g", "drew")
+    best = json.loads(ok(tmp_path, "g", "best", "--json"))
+    assert best["placed"] == ["r1"] and [s["action"] for s in best["steps"]] == ["extend"]
