@@ -185,8 +185,10 @@ def _deal(state: GameState, rack: tuple[Tile, ...], first: int) -> GameState:
     )
 
 
-def apply(state: GameState, event: Event) -> GameState:
-    """The state after ``event``, or :class:`IllegalEventError` (the state is unchanged)."""
+def apply(state: GameState, event: Event, *, written_order: bool = True) -> GameState:
+    """The state after ``event``, or :class:`IllegalEventError` (the state is unchanged).
+    ``written_order`` off: table jokers read as plays were before a run's jokers stood where
+    it is written (:func:`~rummikub.models.validation.move_problems`), for game files."""
     if isinstance(event, NewGame):
         raise IllegalEventError("the game has already started")
     if isinstance(event, Scored):
@@ -196,14 +198,14 @@ def apply(state: GameState, event: Event) -> GameState:
     if state.ended is not None:
         raise IllegalEventError(f"{state.status()}: no more turns this round")
     if isinstance(event, OpponentPlayed):
-        return _opponent_played(state, event)
+        return _opponent_played(state, event, written_order)
     if isinstance(event, OpponentDrew):
         state = _skip_to(state, _opponent_seat(state, event.seat))
         return _drew_or_passed(state)
     if isinstance(event, Drew):
         return _you_drew(_skip_to(state, ME), event.tile)
     if isinstance(event, Played):
-        return _you_played(_skip_to(state, ME), event.table)
+        return _you_played(_skip_to(state, ME), event.table, written_order)
     if isinstance(event, Passed):
         return _you_passed(_skip_to(state, ME))
     raise IllegalEventError(f"'{event.kind}' is not a game event")
@@ -278,10 +280,16 @@ def _table_change(state: GameState, table: tuple[Meld, ...], who: str) -> Counte
     return laid
 
 
-def _check_play(state: GameState, seat: int, table: tuple[Meld, ...], laid: Counter[Tile]) -> None:
+def _check_play(
+    state: GameState,
+    seat: int,
+    table: tuple[Meld, ...],
+    laid: Counter[Tile],
+    written_order: bool = True,
+) -> None:
     """The play from ``seat`` is legal: melds, opening meld, table jokers (the validator)."""
     before = Position(state.table, tuple(laid.elements()), not state.opened[seat], state.rules)
-    problems = move_problems(before, table, laid.elements())
+    problems = move_problems(before, table, laid.elements(), written_order=written_order)
     if problems:
         raise IllegalEventError(f"illegal play by {_seat_text(seat)}: {'; '.join(problems)}")
 
@@ -314,7 +322,9 @@ def _runs_as_they_lie(table: tuple[Meld, ...], rules: RuleSet) -> None:
         )
 
 
-def _opponent_played(state: GameState, event: OpponentPlayed) -> GameState:
+def _opponent_played(
+    state: GameState, event: OpponentPlayed, written_order: bool = True
+) -> GameState:
     seat = _opponent_seat(state, event.seat)
     state = _skip_to(state, seat)
     Position.of(event.table, state.rack, rules=state.rules)  # legal melds, tile counts
@@ -324,7 +334,7 @@ def _opponent_played(state: GameState, event: OpponentPlayed) -> GameState:
             f"{_seat_text(seat)} holds {state.rack_sizes[seat]} tiles but the new table has "
             f"{laid.total()} more"
         )
-    _check_play(state, seat, event.table, laid)
+    _check_play(state, seat, event.table, laid, written_order)
     return _after_play(state, seat, event.table, state.rack, laid.total())
 
 
@@ -338,7 +348,7 @@ def _you_drew(state: GameState, tile: Tile) -> GameState:
     return _turn_done(state, rack=rack, rack_sizes=sizes, passes=0)
 
 
-def _you_played(state: GameState, table: tuple[Meld, ...]) -> GameState:
+def _you_played(state: GameState, table: tuple[Meld, ...], written_order: bool = True) -> GameState:
     for i, meld in enumerate(table, 1):
         meld.check(state.rules, where=f"table meld {i}")
     laid = _table_change(state, table, "you")
@@ -348,7 +358,7 @@ def _you_played(state: GameState, table: tuple[Meld, ...]) -> GameState:
             f"the new table has {_tiles_text(missing)} that is neither on the table nor on "
             "your rack"
         )
-    _check_play(state, ME, table, laid)
+    _check_play(state, ME, table, laid, written_order)
     rack = list(state.rack)
     for tile in laid.elements():
         rack.remove(tile)
@@ -444,8 +454,9 @@ class History:
         """The state after the events in force."""
         return self.done[-1][1]
 
-    def record(self, event: Event) -> History:
-        """The history with ``event`` taken in (checked first; raises if it is illegal)."""
+    def record(self, event: Event, *, written_order: bool = True) -> History:
+        """The history with ``event`` taken in (checked first; raises if it is illegal);
+        ``written_order`` as in :func:`apply`."""
         if isinstance(event, Undo):
             if len(self.done) == 1:
                 raise IllegalEventError("nothing to undo: the game is at its start")
@@ -454,7 +465,7 @@ class History:
             if not self.undone:
                 raise IllegalEventError("nothing to redo")
             return History((*self.done, self.undone[-1]), self.undone[:-1])
-        return History((*self.done, (event, apply(self.state, event))))
+        return History((*self.done, (event, apply(self.state, event, written_order=written_order))))
 
     @property
     def last(self) -> Event:
@@ -468,14 +479,15 @@ class History:
 
 
 def replay(events: Iterable[Event]) -> History:
-    """The history of a whole event list (the first must be ``new``)."""
+    """The history of a whole recorded event list (the first must be ``new``), its plays'
+    table jokers read as when they were recorded (:func:`apply`)."""
     items = iter(events)
     first = next(items, None)
     if not isinstance(first, NewGame):
         raise IllegalEventError("a game starts with its 'new' event")
     history = History.begin(first)
     for event in items:
-        history = history.record(event)
+        history = history.record(event, written_order=False)
     return history
 
 

@@ -317,8 +317,8 @@ def _parse(name: str, path: Path, raw: bytes) -> StoredGame:
             raise _bad_line(path, number, f"not JSON ({reason})") from None
         try:
             event = event_from_json(obj)
-            if history is not None:
-                history = history.record(event)
+            if history is not None:  # as recorded: see companion.apply's written_order
+                history = history.record(event, written_order=False)
             elif isinstance(event, NewGame):
                 history = History.begin(event)
             else:

@@ -23,6 +23,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -43,7 +44,7 @@ _VALIDATOR_TAKES_RULE = "joker_rule" in inspect.signature(move_problems).paramet
 
 def problems(move: Move, rule: str) -> list[str]:
     """The validator's complaints about a move under its rule."""
-    extra = {"joker_rule": rule} if _VALIDATOR_TAKES_RULE else {}
+    extra: dict[str, Any] = {"joker_rule": rule} if _VALIDATOR_TAKES_RULE else {}
     return list(move_problems(move.position, move.melds, move.placed, **extra))
 
 

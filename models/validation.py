@@ -49,12 +49,18 @@ class IllegalMoveError(RummikubError):
 
 
 def move_problems(
-    position: Position, new_table: Sequence[Meld], placed: Iterable[Tile]
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Iterable[Tile],
+    *,
+    written_order: bool = True,
 ) -> list[str]:
     """Every way the move breaks the position's rules (empty when it is legal).
 
     Under the ``strict`` and ``locked`` joker rules (``position.rules.joker_rule``) this
-    includes the check of the table jokers described in the module docstring.
+    includes the check of the table jokers described in the module docstring; a run's
+    jokers stand where it is written (:meth:`Meld.readings_as_laid`) unless
+    ``written_order`` is off (any reading, as moves recorded before that rule were read).
     """
     rules = position.rules
     problems: list[str] = []
@@ -90,8 +96,12 @@ def move_problems(
         opening_tiles = Counter(placed_counts)
         if rule is not JokerRule.FREE and all(m.is_legal(rules) for m in new_table):
             allows = opening_allows(position, placed_counts)
-            witness = table_joker_witness(position, new_table, placed_counts, allows=allows)
-            witness = witness or table_joker_witness(position, new_table, placed_counts)
+            witness = table_joker_witness(
+                position, new_table, placed_counts, allows=allows, written_order=written_order
+            )
+            witness = witness or table_joker_witness(
+                position, new_table, placed_counts, written_order=written_order
+            )
             if witness is not None:
                 opening_tiles -= Counter(t for _, freed in witness.old.values() for t in freed)
         value = opening_value(list(opening_tiles.elements()), rules, need)
@@ -120,7 +130,7 @@ def move_problems(
             )
     legal = all(meld.is_legal(rules) for meld in new_table)
     if rule is not JokerRule.FREE and legal:  # the check needs the new melds' readings
-        problems += table_joker_problems(position, new_table, placed_counts)
+        problems += table_joker_problems(position, new_table, placed_counts, written_order)
     return problems
 
 
@@ -201,21 +211,21 @@ def _minus(tiles: Tiles, part: Tiles) -> Tiles:
     return tuple(sorted((Counter(tiles) - Counter(part)).elements()))
 
 
-def _old_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, Tiles]]:
+def _old_choices(meld: Meld, rules: RuleSet, as_laid: bool = True) -> list[tuple[Tiles, Tiles]]:
     """(staying, freed) for one old table meld: a meaning, and which of its jokers are freed."""
     found: set[tuple[Tiles, Tiles]] = set()
-    for meaning in joker_meanings(meld, rules, as_laid=True):
+    for meaning in joker_meanings(meld, rules, as_laid):
         for freed in _sub_multisets(meaning):
             found.add((_minus(meaning, freed), freed))
     return sorted(found)
 
 
-def _new_choices(meld: Meld, rules: RuleSet) -> list[tuple[Tiles, int]]:
+def _new_choices(meld: Meld, rules: RuleSet, as_laid: bool = True) -> list[tuple[Tiles, int]]:
     """(staying, other jokers) for one new meld: declared jokers stay, the others may; its
     jokers stand where it is written (a table read as it lies, as its next turn reads it)."""
     declared = tuple(sorted(d for d in meld.declared if d is not None))
     found: set[tuple[Tiles, int]] = set()
-    for meaning in joker_meanings(meld, rules, as_laid=True):
+    for meaning in joker_meanings(meld, rules, as_laid):
         for extra in _sub_multisets(_minus(meaning, declared)):
             staying = tuple(sorted(declared + extra))
             found.add((staying, meld.jokers - len(staying)))
@@ -279,6 +289,7 @@ def table_joker_witness(
     placed: Counter[Tile],
     hosts_first: Sequence[int] = (),
     allows: Callable[[Counter[Tile]], bool] | None = None,
+    written_order: bool = True,
 ) -> JokerWitness | None:
     """An assignment of stayed and freed table jokers that fits the joker rule, with as few
     freed jokers as any (None under ``free``, without table jokers, or when none fits), the
@@ -291,14 +302,14 @@ def table_joker_witness(
         return None
     strict = rule is JokerRule.STRICT
     new = [(j, meld) for j, meld in enumerate(new_table) if meld.jokers]
-    new_options = [_new_choices(meld, rules) for _, meld in new]
+    new_options = [_new_choices(meld, rules, written_order) for _, meld in new]
     by_staying: dict[Tiles, list[tuple[tuple[Tiles, int], ...]]] = {}
     for reading in product(*new_options):
         staying = tuple(sorted(t for s, _ in reading for t in s))
         by_staying.setdefault(staying, []).append(reading)
     real_tiles = [{t for t in meld.tiles if not t.is_joker} for _, meld in new]
     combos = sorted(
-        product(*(_old_choices(meld, rules) for _, meld in old)),
+        product(*(_old_choices(meld, rules, written_order) for _, meld in old)),
         key=lambda combo: sum(len(f) for _, f in combo),
     )
     for combo in combos:
@@ -331,7 +342,10 @@ def _tiles_text(tiles: Iterable[Tile]) -> str:
 
 
 def table_joker_problems(
-    position: Position, new_table: Sequence[Meld], placed: Counter[Tile]
+    position: Position,
+    new_table: Sequence[Meld],
+    placed: Counter[Tile],
+    written_order: bool = True,
 ) -> list[str]:
     """How the new table breaks the position's table-joker rule (empty when some assignment
     of stayed and freed jokers fits it; see the module docstring). The new melds must be
@@ -341,19 +355,19 @@ def table_joker_problems(
     old = [(m, meld) for m, meld in enumerate(position.table, 1) if meld.jokers]
     if rule is JokerRule.FREE or not old:
         return []
-    if table_joker_witness(position, new_table, placed) is not None:
+    if table_joker_witness(position, new_table, placed, written_order=written_order) is not None:
         return []
     if rule is JokerRule.STRICT:
         locked = replace(position, rules=replace(rules, joker_rule=JokerRule.LOCKED))
-        if table_joker_witness(locked, new_table, placed) is not None:
+        if table_joker_witness(locked, new_table, placed, written_order=written_order) is not None:
             return [
                 "strict joker rule: a freed table joker must go into a meld with at least two "
                 "tiles from the rack (besides the tile that replaced it), and no meld of the "
                 "new table holds it so"
             ]
-    old_options = [_old_choices(meld, rules) for _, meld in old]
+    old_options = [_old_choices(meld, rules, written_order) for _, meld in old]
     new = [(i, meld) for i, meld in enumerate(new_table) if meld.jokers]
-    new_options = [_new_choices(meld, rules) for _, meld in new]
+    new_options = [_new_choices(meld, rules, written_order) for _, meld in new]
     return _diagnose(position, old, old_options, new, new_options, placed, rule)
 
 

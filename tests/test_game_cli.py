@@ -323,6 +323,15 @@ def test_strict_table_jokers_keep_the_meaning_of_where_they_lie(tmp_path: Path) 
     rest = "b9 b10 b11 | o3 o4 o5 | {} | k9 k10 k11 k12 | k13 r13 o13"
     _bad(tmp_path, ["g", "table", rest.format("j r2 j r4 r5")], "strict joker rule", "g")
     _bad(tmp_path, ["g", "table", rest.format("r2 r4 r5 j j")], "type the run as it lies", "g")
+    # Recorded before a run's jokers stood where it is written, such a play still reads
+    # (as it was read then): the game file goes on; typed anew it is refused.
+    path = tmp_path / "g.jsonl"
+    kept = path.read_bytes()
+    melds = [m.split() for m in rest.format("j r2 j r4 r5").split(" | ")]
+    path.write_bytes(kept + json.dumps({"event": "table", "seat": 1, "table": melds}).encode())
+    assert state(tmp_path, "g")["to_play"] == 0
+    ok(tmp_path, "g", "undo")
+    path.write_bytes(kept)
     ok(tmp_path, "g", "table", rest.format("r2 j r4 r5 j"))
     ok(tmp_path, "g", "draw", "r1")
     ok(tmp_path, "g", "drew")
