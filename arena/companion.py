@@ -309,8 +309,8 @@ def _runs_as_they_lie(table: tuple[Meld, ...], rules: RuleSet) -> None:
     if rules.joker_rule is JokerRule.FREE:
         return
     for i, meld in enumerate(table, 1):
-        if not meld.jokers or any(d is not None for d in meld.declared):
-            continue
+        if not meld.jokers or sum(d is not None for d in meld.declared) == meld.jokers:
+            continue  # every joker declared: nothing left open
         found = meld.readings(rules)
         runs = [r for r in found if r.kind is MeldKind.RUN]
         if not runs or len(runs) < len(found) or any(r.laid_out() == meld.tiles for r in runs):

@@ -323,6 +323,7 @@ def test_strict_table_jokers_keep_the_meaning_of_where_they_lie(tmp_path: Path) 
     rest = "b9 b10 b11 | o3 o4 o5 | {} | k9 k10 k11 k12 | k13 r13 o13"
     _bad(tmp_path, ["g", "table", rest.format("j r2 j r4 r5")], "strict joker rule", "g")
     _bad(tmp_path, ["g", "table", rest.format("r2 r4 r5 j j")], "type the run as it lies", "g")
+    _bad(tmp_path, ["g", "table", rest.format("r2 r4 r5 j=r3 j")], "type the run as it lies", "g")
     # Recorded before a run's jokers stood where it is written, such a play still reads
     # (as it was read then): the game file goes on; typed anew it is refused.
     path = tmp_path / "g.jsonl"
