@@ -188,7 +188,8 @@ def _deal(state: GameState, rack: tuple[Tile, ...], first: int) -> GameState:
 def apply(state: GameState, event: Event, *, written_order: bool = True) -> GameState:
     """The state after ``event``, or :class:`IllegalEventError` (the state is unchanged).
     ``written_order`` off: table jokers read as plays were before a run's jokers stood where
-    it is written (:func:`~rummikub.models.validation.move_problems`), for game files."""
+    it is written and before a joker that is not replaced had to stay with its set
+    (:func:`~rummikub.models.validation.move_problems`), for game files."""
     if isinstance(event, NewGame):
         raise IllegalEventError("the game has already started")
     if isinstance(event, Scored):
@@ -289,7 +290,11 @@ def _check_play(
 ) -> None:
     """The play from ``seat`` is legal: melds, opening meld, table jokers (the validator)."""
     before = Position(state.table, tuple(laid.elements()), not state.opened[seat], state.rules)
-    problems = move_problems(before, table, laid.elements(), written_order=written_order)
+    # A game file replays as recorded: plays typed before a run's jokers stood where it is
+    # written, or before a joker that is not replaced had to stay with its set, still read.
+    problems = move_problems(
+        before, table, laid.elements(), written_order=written_order, with_their_sets=written_order
+    )
     if problems:
         raise IllegalEventError(f"illegal play by {_seat_text(seat)}: {'; '.join(problems)}")
 

@@ -15,8 +15,11 @@ assignment exists in which
   declared meanings; ``j r2 r3`` may be r1 or r4, ``k5 b5 j`` either missing colour), and
   each of its jokers either *stays* or is *freed*;
 * the staying jokers match the staying jokers of the new table tile for tile (as many
-  standing for r4 before as after; a staying joker may move to another meld, it is treated
-  as the tile it stands for);
+  standing for r4 before as after), and each *stays with its set*: it lies in a new meld
+  that holds a real tile of its old meld (its set may grow, be split or joined; the joker
+  goes along with part of it, never alone nor into a set of other tiles). A real tile
+  serves one new meld: two jokers of one old meld that end in two new melds need a tile
+  of that meld each;
 * every freed joker is replaced by a placed rack tile of the tile it stood for (one placed
   tile per freed joker);
 * under ``strict`` every freed joker sits in a meld of the new table (a joker not claimed
@@ -26,6 +29,9 @@ assignment exists in which
 
 The search is a brute force over these choices (a game has few jokers). Under ``free``
 (the default) table jokers move like any tile and nothing more is checked.
+
+Under every rule a move that places no tile leaves the table as it was: a player who
+places nothing draws and may not rearrange.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 
 from rummikub.models.errors import RummikubError
 from rummikub.models.jokers import JokerRule
@@ -54,13 +60,16 @@ def move_problems(
     placed: Iterable[Tile],
     *,
     written_order: bool = True,
+    with_their_sets: bool = True,
 ) -> list[str]:
     """Every way the move breaks the position's rules (empty when it is legal).
 
     Under the ``strict`` and ``locked`` joker rules (``position.rules.joker_rule``) this
     includes the check of the table jokers described in the module docstring; a run's
     jokers stand where it is written (:meth:`Meld.readings_as_laid`) unless
-    ``written_order`` is off (any reading, as moves recorded before that rule were read).
+    ``written_order`` is off (any reading, as moves recorded before that rule were read),
+    and a joker that is not replaced stays with its set unless ``with_their_sets`` is off
+    (anywhere, as moves recorded before that rule were read).
     """
     rules = position.rules
     problems: list[str] = []
@@ -129,9 +138,27 @@ def move_problems(
                 f"initial meld worth {value}; the rules ask for at least {rules.initial_threshold}"
             )
     legal = all(meld.is_legal(rules) for meld in new_table)
+    if not problems and not placed_counts and _rearranged(position.table, new_table, rules):
+        problems.append(
+            "nothing is placed, so the table must stay as it was: a player who places no tile "
+            "draws and may not rearrange the table"
+        )
     if rule is not JokerRule.FREE and legal:  # the check needs the new melds' readings
-        problems += table_joker_problems(position, new_table, placed_counts, written_order)
+        problems += table_joker_problems(
+            position, new_table, placed_counts, written_order, with_their_sets=with_their_sets
+        )
     return problems
+
+
+def _rearranged(old: Sequence[Meld], new: Sequence[Meld], rules: RuleSet) -> bool:
+    """Whether the new table is another arrangement than the old one (melds compared as
+    multisets of tiles, their jokers by what they stand for as laid)."""
+
+    def key(meld: Meld) -> tuple[Tiles, tuple[Tiles, ...]]:
+        tiles = tuple(sorted(meld.tiles, key=Tile.sort_key))
+        return tiles, tuple(joker_meanings(meld, rules, as_laid=True)) if meld.jokers else ()
+
+    return Counter(map(key, old)) != Counter(map(key, new))
 
 
 def opening_value(tiles: Sequence[Tile], rules: RuleSet, enough: int | None = None) -> int:
@@ -232,27 +259,92 @@ def _new_choices(meld: Meld, rules: RuleSet, as_laid: bool = True) -> list[tuple
     return sorted(found)
 
 
-def _host_counts(
+Hosting = dict[int, tuple[int, tuple[Tile, Tile]]]  # new meld -> (freed jokers, rack tiles)
+
+
+def _host_options(
     candidates: list[tuple[int, int, set[Tile]]], budget: Counter[Tile], need: int
-) -> dict[int, int] | None:
-    """Melds (new meld, free joker slots, non-joker tiles) that can host ``need`` freed
-    jokers, each host counting two of its tiles as placed ones, within ``budget`` placed
-    tiles per type: new meld -> freed jokers it takes (None when there are none)."""
+) -> Iterator[Hosting]:
+    """Every way melds (new meld, free joker slots, non-joker tiles) can host ``need``
+    freed jokers, each host counting two of its tiles as placed ones, within ``budget``
+    placed tiles per type: new meld -> (freed jokers it takes, its two rack tiles)."""
     if need <= 0:
-        return {}
+        yield {}
+        return
     if not candidates:
-        return None
+        return
     (meld, slots, tiles), rest = candidates[0], candidates[1:]
     usable = sorted(t for t in tiles if budget[t] > 0)
     for a, b in combinations(usable, 2):
         budget[a] -= 1
         budget[b] -= 1
-        found = _host_counts(rest, budget, need - slots)
+        for found in _host_options(rest, budget, need - slots):
+            yield {meld: (min(slots, need), (a, b)), **found}
         budget[a] += 1
         budget[b] += 1
-        if found is not None:
-            return {meld: min(slots, need), **found}
-    return _host_counts(rest, budget, need)
+    yield from _host_options(rest, budget, need)
+
+
+def _pairings(
+    old_jokers: list[tuple[int, Tile]], slots: list[tuple[int, Tile]]
+) -> Iterator[frozenset[tuple[int, int]]]:
+    """Each way to match staying jokers (old meld, tile) to new slots (new meld, tile)
+    standing for the same tile, as the set of (new meld, old meld) pairs it makes."""
+    tiles = sorted({t for _, t in old_jokers}, key=Tile.sort_key)
+    per_tile = []
+    for tile in tiles:
+        olds = [m for m, t in old_jokers if t == tile]
+        news = [n for n, t in slots if t == tile]
+        per_tile.append({frozenset(zip(order, olds, strict=True)) for order in permutations(news)})
+    seen: set[frozenset[tuple[int, int]]] = set()
+    for choice in product(*per_tile):
+        pairs = frozenset().union(*choice)
+        if pairs not in seen:
+            seen.add(pairs)
+            yield pairs
+
+
+def _tiles_beside(
+    pairs: Sequence[tuple[int, int]], old: Sequence[Meld], new: Sequence[Meld], rack: Hosting
+) -> bool:
+    """Whether each (new meld, old meld) pair can have a real tile of the old meld in the
+    new meld, no tile serving twice, hosts' rack tiles not counted as table tiles."""
+    if not pairs:
+        return True
+    left_old = {m: Counter(t for t in old[m].tiles if not t.is_joker) for _, m in pairs}
+    left_new = {n: Counter(t for t in new[n].tiles if not t.is_joker) for n, _ in pairs}
+    for n, (_, tiles) in rack.items():
+        if n in left_new:
+            left_new[n] -= Counter(tiles)
+
+    def fit(i: int) -> bool:
+        if i == len(pairs):
+            return True
+        n, m = pairs[i]
+        for tile in [t for t in left_old[m] if left_old[m][t] and left_new[n][t]]:
+            left_old[m][tile] -= 1
+            left_new[n][tile] -= 1
+            if fit(i + 1):
+                return True
+            left_old[m][tile] += 1
+            left_new[n][tile] += 1
+        return False
+
+    return fit(0)
+
+
+def _with_their_sets(
+    position: Position,
+    new_table: Sequence[Meld],
+    old_jokers: list[tuple[int, Tile]],
+    slots: list[tuple[int, Tile]],
+    rack: Hosting,
+) -> bool:
+    """Whether the staying jokers can each lie beside a real tile of their old meld."""
+    return any(
+        _tiles_beside(sorted(pairs), position.table, new_table, rack)
+        for pairs in _pairings(old_jokers, slots)
+    )
 
 
 @dataclass(frozen=True)
@@ -290,24 +382,25 @@ def table_joker_witness(
     hosts_first: Sequence[int] = (),
     allows: Callable[[Counter[Tile]], bool] | None = None,
     written_order: bool = True,
+    *,
+    with_their_sets: bool = True,
 ) -> JokerWitness | None:
     """An assignment of stayed and freed table jokers that fits the joker rule, with as few
     freed jokers as any (None under ``free``, without table jokers, or when none fits), the
     new melds ``hosts_first`` tried first as hosts; with ``allows``, only one whose freed
-    jokers' tiles it accepts. The new melds must be legal."""
+    jokers' tiles it accepts. The new melds must be legal. ``with_their_sets`` off: staying
+    jokers may lie anywhere (to tell that rule's faults from others)."""
     rules = position.rules
     rule = rules.joker_rule
     old = [(i, meld) for i, meld in enumerate(position.table) if meld.jokers]
     if rule is JokerRule.FREE or not old:
         return None
-    strict = rule is JokerRule.STRICT
     new = [(j, meld) for j, meld in enumerate(new_table) if meld.jokers]
     new_options = [_new_choices(meld, rules, written_order) for _, meld in new]
     by_staying: dict[Tiles, list[tuple[tuple[Tiles, int], ...]]] = {}
     for reading in product(*new_options):
         staying = tuple(sorted(t for s, _ in reading for t in s))
         by_staying.setdefault(staying, []).append(reading)
-    real_tiles = [{t for t in meld.tiles if not t.is_joker} for _, meld in new]
     combos = sorted(
         product(*(_old_choices(meld, rules, written_order) for _, meld in old)),
         key=lambda combo: sum(len(f) for _, f in combo),
@@ -317,24 +410,47 @@ def table_joker_witness(
         freed = Counter(t for _, f in combo for t in f)
         if freed - placed or staying not in by_staying or (allows and not allows(freed)):
             continue
+        old_jokers = [(i, t) for (i, _), (s, _) in zip(old, combo, strict=True) for t in s]
         for reading in by_staying[staying]:
             if sum(k for _, k in reading) < freed.total():
                 continue
-            hosts: dict[int, int] | None = None
-            if strict:
-                candidates = sorted(
-                    ((new[n][0], k, real_tiles[n]) for n, (_, k) in enumerate(reading) if k),
-                    key=lambda c: c[0] not in hosts_first,
-                )
-                hosts = _host_counts(candidates, placed - freed, freed.total())
-                if hosts is None:
+            slots = [(j, t) for (j, _), (s, _) in zip(new, reading, strict=True) for t in s]
+            for hosting in _hostings(rule, new, reading, placed - freed, freed, hosts_first):
+                rack = hosting or {}
+                if with_their_sets and not _with_their_sets(
+                    position, new_table, old_jokers, slots, rack
+                ):
                     continue
-            return JokerWitness(
-                {i: choice for (i, _), choice in zip(old, combo, strict=True)},
-                {j: s for (j, _), (s, _) in zip(new, reading, strict=True)},
-                hosts,
-            )
+                return JokerWitness(
+                    {i: choice for (i, _), choice in zip(old, combo, strict=True)},
+                    {j: s for (j, _), (s, _) in zip(new, reading, strict=True)},
+                    None if hosting is None else {n: k for n, (k, _) in hosting.items()},
+                )
     return None
+
+
+def _hostings(
+    rule: JokerRule,
+    new: list[tuple[int, Meld]],
+    reading: tuple[tuple[Tiles, int], ...],
+    budget: Counter[Tile],
+    freed: Counter[Tile],
+    hosts_first: Sequence[int],
+) -> Iterator[Hosting | None]:
+    """Under ``strict`` every way the new melds' free joker slots host the freed jokers;
+    under ``locked`` one None (a freed joker may go to any free slot)."""
+    if rule is not JokerRule.STRICT:
+        yield None
+        return
+    candidates = sorted(
+        (
+            (new[n][0], k, {t for t in new[n][1].tiles if not t.is_joker})
+            for n, (_, k) in enumerate(reading)
+            if k
+        ),
+        key=lambda c: c[0] not in hosts_first,
+    )
+    yield from _host_options(candidates, Counter(budget), freed.total())
 
 
 def _tiles_text(tiles: Iterable[Tile]) -> str:
@@ -346,6 +462,8 @@ def table_joker_problems(
     new_table: Sequence[Meld],
     placed: Counter[Tile],
     written_order: bool = True,
+    *,
+    with_their_sets: bool = True,
 ) -> list[str]:
     """How the new table breaks the position's table-joker rule (empty when some assignment
     of stayed and freed jokers fits it; see the module docstring). The new melds must be
@@ -355,8 +473,16 @@ def table_joker_problems(
     old = [(m, meld) for m, meld in enumerate(position.table, 1) if meld.jokers]
     if rule is JokerRule.FREE or not old:
         return []
-    if table_joker_witness(position, new_table, placed, written_order=written_order) is not None:
+    witness = table_joker_witness(
+        position, new_table, placed, written_order=written_order, with_their_sets=with_their_sets
+    )
+    if witness is not None:
         return []
+    anywhere = table_joker_witness(
+        position, new_table, placed, written_order=written_order, with_their_sets=False
+    )
+    if anywhere is not None:
+        return [_left_its_set(position, new_table, anywhere)]
     if rule is JokerRule.STRICT:
         locked = replace(position, rules=replace(rules, joker_rule=JokerRule.LOCKED))
         if table_joker_witness(locked, new_table, placed, written_order=written_order) is not None:
@@ -369,6 +495,34 @@ def table_joker_problems(
     new = [(i, meld) for i, meld in enumerate(new_table) if meld.jokers]
     new_options = [_new_choices(meld, rules, written_order) for _, meld in new]
     return _diagnose(position, old, old_options, new, new_options, placed, rule)
+
+
+def _left_its_set(position: Position, new_table: Sequence[Meld], witness: JokerWitness) -> str:
+    """Name a staying joker that does not stay with its set (``witness``: an account of the
+    jokers that lets them lie anywhere)."""
+    rule = position.rules.joker_rule
+    for i, (stay, _) in sorted(witness.old.items()):
+        meld = position.table[i]
+        real = {t for t in meld.tiles if not t.is_joker}
+        for tile in stay:
+            if not any(
+                tile in s and real.intersection(new_table[j].tiles)
+                for j, s in witness.new.items()
+            ):
+                return (
+                    f"{rule} joker rule: the joker standing for {tile} in table meld {i + 1} "
+                    f"'{meld}' is not replaced, so it stays with its set: it must end in a "
+                    f"meld with {' or '.join(map(str, sorted_tiles(real)))}, and no meld of the "
+                    "new table holds it so"
+                )
+    listed = "; ".join(
+        f"table meld {i + 1} '{position.table[i]}'" for i, (s, _) in sorted(witness.old.items()) if s
+    )
+    return (
+        f"{rule} joker rule: a table joker that is not replaced stays with its set (in a meld "
+        f"with a real tile of its old meld, a tile beside one joker only), and the jokers of "
+        f"{listed} cannot all do so"
+    )
 
 
 def _stands_for(meld: Meld, rules: RuleSet) -> str:

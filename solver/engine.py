@@ -75,6 +75,9 @@ def _move(
         values, status = model.untouched(), Status.FEASIBLE
     else:
         values, status = raw.values, raw.status
+    if not any(values[y] for y in model.placed) and values != model.untouched():
+        # A player who places nothing draws and leaves the table as it was (every rule).
+        values, extracted = model.untouched(), None
     if extracted is None:
         extracted = extract(as_played(position), model, values)
     table, placed = extracted

@@ -3,13 +3,112 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations, product
 
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.position import Position
 from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.move import NewMeld, Origin
+
+
+class ExtractionError(RuntimeError):
+    """A solution that cannot be read back as a table: a bug in the model or the reader."""
+
+
+# Per column: (old meld, its staying jokers laid there, its own tiles claimed there).
+Wants = list[tuple[int, Counter[Tile], Counter[Tile]]]
+
+
+def _by_column(
+    laid: Sequence[tuple[int, int, Tile, int]], claims: Sequence[tuple[int, int, Tile, int]]
+) -> dict[int, Wants]:
+    """The staying jokers laid outside their own meld and the claimed tiles, by column."""
+    found: dict[int, dict[int, tuple[Counter[Tile], Counter[Tile]]]] = {}
+    for m, col, tile, count in laid:
+        found.setdefault(col, {}).setdefault(m, (Counter(), Counter()))[0][tile] += count
+    for m, col, tile, count in claims:
+        if m in found.get(col, {}):
+            found[col][m][1][tile] += count
+    return {col: [(m, j, q) for m, (j, q) in melds.items()] for col, melds in found.items()}
+
+
+def _lay_with_their_sets(
+    targets: list[_Draft], wants: Wants, keep_real: dict[int, Counter[Tile]], limit: int
+) -> None:
+    """Turn tiles of the copies of one column into the staying jokers laid there, each copy
+    that takes jokers of an old meld beside a tile of that meld kept real (claimed), within
+    ``limit`` jokers a copy. Copies are interchangeable: any fitting choice is one table."""
+    free = [
+        Counter(d.tiles) - keep_real.get(id(d), Counter()) - Counter({JOKER: 99})
+        for d in targets
+    ]
+    room = [limit - d.jokers() for d in targets]
+    plan = _fit(wants, free, room)
+    if plan is None:
+        raise ExtractionError(f"staying jokers {wants} do not fit beside their melds' tiles")
+    for copy, tiles, claimed in plan:
+        draft = targets[copy]
+        for tile in tiles:
+            draft.to_joker(tile, 1)
+        keep_real.setdefault(id(draft), Counter())[claimed] += 1
+
+
+Plan = list[tuple[int, set[Tile], Tile]]  # (copy, tiles that become jokers, claimed tile)
+
+
+def _fit(wants: Wants, free: list[Counter[Tile]], room: list[int]) -> Plan | None:
+    """A choice of copies for each meld's staying jokers and claimed tiles (a search over
+    a handful of copies), or None."""
+    if not wants:
+        return []
+    (_, jokers, claims), rest = wants[0], wants[1:]
+    for per_copy in _spreads(jokers, len(free)):
+        for chosen in _claims(per_copy, claims, free, room):
+            left, space = [Counter(f) for f in free], list(room)
+            for copy, tiles, claimed in chosen:
+                left[copy] -= Counter([*tiles, claimed])
+                space[copy] -= len(tiles)
+            after = _fit(rest, left, space)
+            if after is not None:
+                return chosen + after
+    return None
+
+
+def _spreads(jokers: Counter[Tile], copies: int) -> Iterator[dict[int, set[Tile]]]:
+    """Ways to put each tile's staying jokers in distinct copies (fewest copies first)."""
+    tiles = sorted(jokers, key=Tile.sort_key)
+    options = [list(combinations(range(copies), jokers[t])) for t in tiles]
+    spreads = []
+    for choice in product(*options):
+        per_copy: dict[int, set[Tile]] = {}
+        for tile, where in zip(tiles, choice, strict=True):
+            for copy in where:
+                per_copy.setdefault(copy, set()).add(tile)
+        spreads.append(per_copy)
+    yield from sorted(spreads, key=len)
+
+
+def _claims(
+    per_copy: dict[int, set[Tile]],
+    claims: Counter[Tile],
+    free: list[Counter[Tile]],
+    room: list[int],
+) -> Iterator[Plan]:
+    """Every way to give each copy in ``per_copy`` a claimed tile, when its jokers fit."""
+    copies = sorted(per_copy)
+    if any(
+        len(per_copy[c]) > room[c] or any(free[c][t] < 1 for t in per_copy[c]) for c in copies
+    ):
+        return
+    choices = [
+        [u for u in claims if free[c][u] > 0 and u not in per_copy[c]] for c in copies
+    ]
+    for picked in product(*choices):
+        if not Counter(picked) - claims:
+            yield [(c, per_copy[c], u) for c, u in zip(copies, picked, strict=True)]
 
 
 def _as_written(table: tuple[NewMeld, ...], old: tuple[Meld, ...]) -> tuple[NewMeld, ...]:
@@ -135,11 +234,19 @@ def extract(
         placed[rules.tile_types[t]] += values[var]
 
     # Under strict/locked rules, table jokers that stayed are solved as the tile they stand
-    # for; they are turned back into jokers below, in their own meld where possible.
+    # for; they are turned back into jokers below: in their own meld's survival, or where
+    # the model lays them beside a tile of their old meld.
     jokers = model.table_jokers
     stay = jokers.staying(rules, values) if jokers else {}
     freed = jokers.freed(values) if jokers else Counter[int]()
-    placed_by_model = bool(jokers and jokers.stay_in)  # the model says where they lie
+    laid = [
+        (m, col, tile, count)
+        for m, col, tile, count in (jokers.placed_jokers(rules, values) if jokers else ())
+        if not (col in model.kept and model.kept[col][0] == m)
+    ]
+    own = {m: Counter(tiles) for m, tiles in stay.items()}
+    for m, _, tile, count in laid:
+        own[m][tile] -= count
 
     survived: dict[int, _Draft] = {}
     chosen = model.chosen_survivals(values)
@@ -147,18 +254,18 @@ def extract(
     for m, survival in chosen.items():
         old = position.table[m]
         original_counts = old.counts()
-        if placed_by_model:  # staying jokers are placed by the model's own columns below
-            draft = _Draft(survival.tiles, survival.kind, m, original_counts)
-        elif survival.as_it_stands and not freed[m]:
+        mine = +own.pop(m, Counter())
+        if survival.as_it_stands and not freed[m] and mine == stay.get(m, Counter()):
             draft = _Draft(old.tiles, survival.kind, m, original_counts)
             draft.meanings = _declared_positions(old)
-            stay.pop(m, None)
         else:
             draft = _Draft(survival.tiles, survival.kind, m, original_counts)
-            for tile, count in stay.pop(m, Counter()).items():
+            for tile, count in mine.items():
                 draft.to_joker(tile, count)
         draft.original[JOKER] -= freed[m]
         survived[m] = draft
+    if any(+left for left in own.values()):
+        raise ExtractionError(f"staying table jokers with no place: {own}")
     if position.initial:
         survived = {
             m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
@@ -175,31 +282,24 @@ def extract(
         if values[var]:
             copies[var] = [_Draft(s.tiles, s.kind) for _ in range(values[var])]
             built += copies[var]
-    left = Counter[Tile]() if placed_by_model else sum(stay.values(), Counter[Tile]())
     real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> its rack tiles
+    keep_real: dict[int, Counter[Tile]] = {}  # id of a draft -> tiles that stay real there
     if jokers:
         # Under strict rules a host set holds a freed joker with rack tiles: those tiles
-        # stay real there, so a staying joker standing for one of them goes to another set.
-        # In turn over the hosting copies, so that each holds two of them.
+        # stay real there. In turn over the hosting copies, so that each holds two of them.
         turn = Counter[int]()
         for col, hosting, tile, count in jokers.host_rack_tiles(rules, values):
             for _ in range(count):
                 draft = copies[col][turn[col] % hosting]
                 turn[col] += 1
                 real_in.setdefault(id(draft), Counter())[tile] += 1
-        # Where the model says staying jokers lie (only when jokers per set could overflow),
-        # spread over the copies of a set, never on a host's rack tile: each to a copy with
-        # the fewest jokers, as the model caps them per copy (over all the tiles they stand
-        # for: j=b5 and j=b6 in two copies of b5 b6 b7 go one to each).
-        for col, tile, count in jokers.staying_placed(rules, values):
-            targets = [survived[model.kept[col][0]]] if col in model.kept else copies.get(col, [])
-            for _ in range(count):
-                for target in sorted(targets, key=_Draft.jokers):
-                    if target.to_joker(tile, 1, skip=real_in.get(id(target))):
-                        break
-                else:
-                    raise AssertionError(f"no place for a staying joker as {tile} in {col}")
-    built.sort(key=lambda d: id(d) in real_in)  # hosts last: other sets take staying jokers
+        for draft_id, tiles in real_in.items():
+            keep_real[draft_id] = Counter(tiles)
+        claims = jokers.claimed_tiles(rules, values)
+        for col, wants in _by_column(laid, claims).items():
+            targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
+            _lay_with_their_sets(targets, wants, keep_real, rules.max_jokers_per_set)
+    built.sort(key=lambda d: id(d) in real_in)  # hosts last
     wild = Counter[Tile]()
     if model.stand_ins is not None:  # jokers standing in for tiles of sets, kept melds
         wild = model.stand_ins.standing_in(rules, values)
@@ -215,22 +315,18 @@ def extract(
                 wild[tile] -= count
                 for draft in hosts:
                     if count:
-                        count -= draft.to_joker(tile, 1, skip=real_in[id(draft)], declare=False)
+                        count -= draft.to_joker(tile, 1, skip=keep_real[id(draft)], declare=False)
                 assert not count, "every host place the model counts is in a host copy"
     for draft in built:
-        for tile in [t for t, k in left.items() if k > 0]:
-            left[tile] -= draft.to_joker(tile, left[tile], skip=real_in.get(id(draft)))
         for tile in [t for t, k in wild.items() if k > 0]:
-            skip = real_in.get(id(draft))  # a host's rack tiles stay real (strict rules)
+            skip = keep_real.get(id(draft))  # host rack tiles, tiles beside staying jokers
             wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
     for draft in survived.values():  # a joker standing in for a tile added to a kept meld
+        skip = draft.original + keep_real.get(id(draft), Counter())
         for tile in list(+wild):
-            wild[tile] -= draft.to_joker(tile, wild[tile], skip=draft.original, declare=False)
-    assert not +wild, "every joker standing in is on the table"
-    for draft in survived.values():  # a stayed joker added to another kept meld
-        for tile in list(+left):
-            left[tile] -= draft.to_joker(tile, left[tile], skip=draft.original)
-    assert not +left, "every staying table joker is on the table"
+            wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
+    if +wild:
+        raise ExtractionError(f"jokers standing in with no place: {+wild}")
     built = _merge_runs(built, rules.max_jokers_per_set, rules.numbers)
     built.sort(key=lambda d: [t.sort_key() for t in sorted(d.tiles, key=Tile.sort_key)])
 

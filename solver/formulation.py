@@ -220,8 +220,12 @@ def formulate(
     if wildcard:
         stand_ins = StandIns(jokers, light=not distinct)
     if pool.guarded:
+        real = {
+            m: Counter(rules.index(t) for t in position.table[m].tiles if not t.is_joker)
+            for m in pool.meanings
+        }
         table_jokers = TableJokerRules(
-            hosts_needed, pool.meanings, pool.rack, jokers, stand_ins=stand_ins
+            hosts_needed, pool.meanings, pool.rack, jokers, stand_ins=stand_ins, real=real
         )
         extensions.append(table_jokers)
     if wildcard:

@@ -50,11 +50,13 @@ class KeptMelds(Extension):
             options: list[tuple[int, int]] = []
             for a, shape in self._shapes(m, meld):
                 per_meaning: list[tuple[int, int]] = []
+                own = frozenset(model.rules.index(t) for t in shape.tiles if not t.is_joker)
                 for survival in self._ways(shape, model.rules, a):
                     if not self._fits(survival):
                         continue
                     var = model.add_variable(f"k{m}_{len(options)}", 0, 1)
                     model.kept[var] = (m, survival)
+                    model.kept_own[var] = own
                     options.append((var, 1))
                     per_meaning.append((var, 1))
                     self.kept_terms.append((var, len(meld) - survival.dropped))

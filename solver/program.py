@@ -63,6 +63,8 @@ class Formulation:
     sets: dict[int, CatalogueSet] = field(default_factory=dict)  # x var -> its set
     placed: dict[int, int] = field(default_factory=dict)  # y var -> tile type index
     kept: dict[int, tuple[int, Survival]] = field(default_factory=dict)  # k var -> (meld, how)
+    # k var -> the places of its old meld's own tiles (a table joker's place as its meaning)
+    kept_own: dict[int, frozenset[int]] = field(default_factory=dict)
     singles: dict[int, int] = field(default_factory=dict)  # g var -> old meld that keeps a tile
     # Sets spell out their jokers (the wildcard form does not apply): a larger, harder model.
     joker_sets: bool = False

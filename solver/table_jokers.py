@@ -16,6 +16,22 @@ freed jokers``. Which physical joker sits where does not matter (two jokers can 
 places), so that is exact. With more jokers in play than a set may hold, ``s[c,t]`` says
 in which column a staying joker lies, so the per-set joker limit still holds.
 
+A joker that stays must stay with its set (the printed rule): it ends the turn in its old
+meld's survival (a ``k`` column of that meld), or in another column ``c`` (a set, or an
+added place of another meld's survival) beside a real tile of its old meld. There
+``p[m,c,t]`` staying jokers of meld ``m`` standing for ``t`` lie in the copies of ``c`` and
+``q[m,c,u]`` copies of ``c`` hold ``m``'s own tile ``u`` (a claim):
+
+    sum_c p[m,c,t] <= stay[m,t] <= sum_c p[m,c,t] + sum of m's survivals holding t
+    sum_u q[m,c,u] >= p[m,c,t]       (a copy with m's jokers holds a tile of m; m's jokers
+                                      standing for different tiles share copies)
+    sum_c q[m,c,u] + r_mu sum k[m,.] <= r_mu   (m's r_mu tiles u, all in its survival if any)
+    sum_m (p[m,c,t] + q[m,c,t]) + rack tiles of hosts at t <= x[c]   (one place t per copy)
+
+Tiles of one type are interchangeable, so claims that fit these counts can be laid. When
+jokers per set could overflow, the jokers that stay in their own meld's survival get
+``p`` variables too (``stay = sum_c p``) and each column caps its jokers.
+
 Runs longer than the catalogue's may host a freed joker too (:func:`long_hosts`): they
 are most of the strict model's columns and most of its solve time, yet rarely needed; a
 model without them was tried as a first, cheaper solve and dropped (it reached the bound
@@ -48,6 +64,10 @@ from rummikub.solver.sets import mask
 from rummikub.solver.stand_ins import StandIns
 
 
+Pinned = dict[tuple[int, int], list[tuple[int, int]]]  # (column, tile) -> terms laid there
+OwnColumns = list[tuple[int, frozenset[int]]]  # a meld's survival columns and their tiles
+
+
 @dataclass(frozen=True, slots=True)
 class MeldJokers:
     """The table jokers of one meld and their variables.
@@ -76,7 +96,11 @@ class TableJokerRules(Extension):
     of_meld: dict[int, MeldJokers] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # h var -> x var of its set
     host_tiles: list[tuple[int, int, int]] = field(default_factory=list)  # (w, x var, tile)
-    stay_in: dict[int, tuple[int, int]] = field(default_factory=dict)  # s var -> (column, tile)
+    real: dict[int, Counter[int]] = field(default_factory=dict)  # meld -> its real tiles
+    # p var -> (meld, column, tile): staying jokers of a meld standing for tile in a column
+    placements: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    # q var -> (meld, column, tile): copies of a column holding that meld's own tile
+    claims: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     # The wildcard form's stand-ins: hosts are then joker-free sets (see the module docstring).
     stand_ins: StandIns | None = None
     host_stand_ins: dict[int, int] = field(default_factory=dict)  # g var -> tile it stands for
@@ -104,12 +128,16 @@ class TableJokerRules(Extension):
             self.of_meld[m] = jokers
 
     def add_constraints(self, model: Formulation) -> None:
-        """Freed jokers need their tile (and, strict, a host); staying ones a set each."""
-        self._replacement(model)
-        if self.jokers_in_play > model.rules.max_jokers_per_set:
-            self._staying_jokers_per_set(model)
+        """Staying jokers stay with their sets; freed jokers need their tile (and, strict, a
+        host); one tile per place of a copy; under overflow, jokers per set."""
+        capped = self.jokers_in_play > model.rules.max_jokers_per_set
+        pinned = self._with_their_sets(model, capped)
+        self._replacement(model, pinned)
+        self._one_tile_per_place(model, pinned)
+        if capped:
+            self._jokers_per_set(model)
 
-    def _replacement(self, model: Formulation) -> None:
+    def _replacement(self, model: Formulation, pinned: Pinned) -> None:
         placed_var = {t: var for var, t in model.placed.items()}
         uses: dict[int, list[tuple[int, int]]] = {t: [] for t in placed_var}
         freed_terms: list[tuple[int, int]] = []
@@ -124,7 +152,9 @@ class TableJokerRules(Extension):
             if self.stand_ins is None:
                 host_terms = self._hosts(model, placed_var, uses)
             else:
-                host_terms = self._wildcard_hosts(model, self.stand_ins, placed_var, uses)
+                host_terms = self._wildcard_hosts(
+                    model, self.stand_ins, placed_var, uses, pinned
+                )
             freed = tuple((v, -c) for v, c in freed_terms)
             model.at_least("freed jokers in hosts", (*host_terms, *freed), 0)
         for t, terms in uses.items():
@@ -170,6 +200,7 @@ class TableJokerRules(Extension):
         stand_ins: StandIns,
         placed_var: dict[int, int],
         uses: dict[int, list[tuple[int, int]]],
+        pinned: Pinned,
     ) -> list[tuple[int, int]]:
         """``h[s]``, ``w[s,t]`` for every joker-free set with two rack tile types, and the
         stand-ins in host copies ``g[t]`` (see the module docstring)."""
@@ -187,26 +218,27 @@ class TableJokerRules(Extension):
                 host = model.add_variable(f"h{var}", 0, upper)
                 model.add_constraint(f"host within x{var}", ((host, 1), (var, -1)), -upper, 0)
             self.hosts[host] = var
-            if len(real) == 2:  # both rack tiles in every host copy: w[s,t] = h[s]
-                for t in real:
-                    self.host_tiles.append((host, var, t))
-                    uses[t].append((host, 1))
-                for t, _ in s.counts:
-                    if t not in real:
-                        places.setdefault(t, []).append((host, 1))
-                continue
+            both = len(real) == 2  # both rack tiles in every host copy: w[s,t] = h[s]
             from_rack = []
             for t, _ in s.counts:
-                places.setdefault(t, []).append((host, 1))
-            for t in real:
-                w = model.add_variable(f"w{var}_{t}", 0, upper)
-                model.add_constraint(f"w{var}_{t} in host", ((w, 1), (host, -1)), -upper, 0)
-                self.host_tiles.append((w, var, t))
-                uses[t].append((w, 1))
-                from_rack.append((w, 1))
-                places[t].append((w, -1))
-            name = f"two rack tiles in host {var}"
-            model.add_constraint(name, (*from_rack, (host, -2)), 0, len(real) * upper)
+                if both and t in real:
+                    self.host_tiles.append((host, var, t))
+                    uses[t].append((host, 1))
+                    continue
+                room: list[tuple[int, int]] = [(host, 1)]
+                if t in real:
+                    w = model.add_variable(f"w{var}_{t}", 0, upper)
+                    model.add_constraint(f"w{var}_{t} in host", ((w, 1), (host, -1)), -upper, 0)
+                    self.host_tiles.append((w, var, t))
+                    uses[t].append((w, 1))
+                    from_rack.append((w, 1))
+                    room.append((w, -1))
+                places.setdefault(t, []).extend(
+                    _room_beside(model, var, t, room, pinned.get((var, t)))
+                )
+            if not both:
+                name = f"two rack tiles in host {var}"
+                model.add_constraint(name, (*from_rack, (host, -2)), 0, len(real) * upper)
         stand_in_for = {t: v for v, t in stand_ins.of_tile.items()}
         open_slots: dict[int, list[tuple[int, int]]] = {}  # kept melds' own jokers (not hosts)
         for z, (_, t) in stand_ins.open_slots.items():
@@ -225,41 +257,108 @@ class TableJokerRules(Extension):
             host_terms.append((g, 1))
         return host_terms
 
-    def _staying_jokers_per_set(self, model: Formulation) -> None:
-        """A staying table joker is solved as its tile but is still a joker in its set:
-        say in which set each one lies (``s[c,t]`` staying jokers standing for ``t`` in the
-        copies of column ``c``) and cap jokers per set."""
+    def _with_their_sets(self, model: Formulation, capped: bool) -> Pinned:
+        """``p`` and ``q`` (module docstring) for every meld with jokers; the terms they
+        put in each place ``(column, tile)``."""
+        pinned: Pinned = {}
+        open_places = _open_places(model)
+        for jokers in self.melds:
+            placed, claimed, own = self._placements(model, jokers, open_places, pinned, capped)
+            m = jokers.meld
+            for t, stay in jokers.stay.items():
+                terms = placed.get(t, [])
+                if capped:  # every staying joker is placed, in its own survival or elsewhere
+                    model.add_constraint(f"stay[{m},{t}] placed", (*terms, (stay, -1)), 0, 0)
+                    continue
+                if terms:
+                    model.at_most(f"stay[{m},{t}] away", (*terms, (stay, -1)), 0)
+                survives_with = [(k, -1) for k, types in own if t in types]
+                model.at_most(
+                    f"stay[{m},{t}] with its set",
+                    ((stay, 1), *((v, -1) for v, _ in terms), *survives_with),
+                    0,
+                )
+            for u, count in self.real[m].items():
+                if u in claimed:  # a meld that survives keeps all its tiles
+                    model.at_most(
+                        f"tiles {u} of meld {m}", (*claimed[u], *((k, count) for k, _ in own)), count
+                    )
+        return pinned
+
+    def _placements(
+        self,
+        model: Formulation,
+        jokers: MeldJokers,
+        open_places: dict[int, frozenset[int]],
+        pinned: Pinned,
+        capped: bool,
+    ) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[tuple[int, int]]], OwnColumns]:
+        """The ``p`` and ``q`` of one meld's jokers, by tile; its survival columns."""
+        m, real = jokers.meld, self.real[jokers.meld]
+        placed: dict[int, list[tuple[int, int]]] = {}
+        claimed: dict[int, list[tuple[int, int]]] = {}
+        own: OwnColumns = [
+            (k, frozenset(t for t, _ in survival.counts))
+            for k, (owner, survival) in model.kept.items()
+            if owner == m
+        ]
+        for col, places in open_places.items():
+            if col in model.kept and model.kept[col][0] == m:
+                continue
+            holds = [t for t in jokers.stay if t in places]
+            claimable = [u for u in real if u in places]
+            if not holds or not claimable:
+                continue
+            upper = model.variables[col].upper
+            claims = []
+            for u in claimable:
+                q = model.add_variable(f"q{m}_{col}_{u}", 0, min(upper, real[u]))
+                self.claims[q] = (m, col, u)
+                claims.append((q, 1))
+                claimed.setdefault(u, []).append((q, 1))
+                pinned.setdefault((col, u), []).append((q, 1))
+            for t in holds:
+                p = model.add_variable(f"p{m}_{col}_{t}", 0, upper)
+                self.placements[p] = (m, col, t)
+                model.at_least(f"claims for p{m}_{col}_{t}", (*claims, (p, -1)), 0)
+                placed.setdefault(t, []).append((p, 1))
+                pinned.setdefault((col, t), []).append((p, 1))
+        if capped:  # where in its own survival: the jokers per set count them
+            for k, types in own:
+                for t in jokers.stay:
+                    if t in types:
+                        p = model.add_variable(f"p{m}_{k}_{t}", 0, 1)
+                        self.placements[p] = (m, k, t)
+                        placed.setdefault(t, []).append((p, 1))
+                        pinned.setdefault((k, t), []).append((p, 1))
+        return placed, claimed, own
+
+    def _one_tile_per_place(self, model: Formulation, pinned: Pinned) -> None:
+        """A place ``t`` of a column holds one tile a copy: staying jokers, claimed tiles
+        and hosts' rack tiles there fit in the copies chosen."""
+        rack_tiles: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for w, col, t in self.host_tiles:
+            rack_tiles.setdefault((col, t), []).append((w, 1))
+        for (col, t), terms in pinned.items():
+            merged = Counter[int]()
+            for var, coef in (*terms, *rack_tiles.get((col, t), ()), (col, -1)):
+                merged[var] += coef
+            model.at_most(f"one tile at [{col},{t}]", tuple(merged.items()), 0)
+
+    def _jokers_per_set(self, model: Formulation) -> None:
+        """A staying table joker is solved as its tile but is still a joker in its set: the
+        ``p`` say in which column each lies; cap jokers per set."""
         joker = model.rules.joker_index
         limit = model.rules.max_jokers_per_set
-        staying: dict[int, list[tuple[int, int]]] = {}
-        for jokers in self.melds:
-            for t, var in jokers.stay.items():
-                staying.setdefault(t, []).append((var, -1))
-        columns = [(var, s.counts) for var, s in model.sets.items()]
-        columns += [(var, survival.counts) for var, (_, survival) in model.kept.items()]
-        from_rack: dict[tuple[int, int], list[tuple[int, int]]] = {}  # host rack tiles
-        for w, col, t in self.host_tiles:
-            from_rack.setdefault((col, t), []).append((w, 1))
-        for col, counts in columns:
-            inside = [(t, a) for t, a in counts if t in staying]
-            if not inside:
-                continue
-            own = dict(counts).get(joker, 0)
-            terms: list[tuple[int, int]] = []
-            for t, a in inside:
-                var = _in_copies(model, f"s{col}_{t}", col, a)
-                self.stay_in[var] = (col, t)
-                staying[t].append((var, 1))
-                terms.append((var, 1))
-                if (col, t) in from_rack:  # a place holds a host's rack tile or a joker
-                    rack_tiles = from_rack[(col, t)]
-                    model.at_most(
-                        f"s{col}_{t} beside rack tiles", ((var, 1), *rack_tiles, (col, -a)), 0
-                    )
+        inside: dict[int, list[tuple[int, int]]] = {}
+        for p, (_, col, _) in self.placements.items():
+            inside.setdefault(col, []).append((p, 1))
+        counts = {var: s.counts for var, s in model.sets.items()}
+        counts.update({var: survival.counts for var, (_, survival) in model.kept.items()})
+        for col, terms in inside.items():
+            own = dict(counts[col]).get(joker, 0)
             # staying + own jokers <= limit per copy of the column
             model.at_most(f"jokers per set {col}", (*terms, (col, own - limit)), 0)
-        for t, terms in staying.items():
-            model.add_constraint(f"staying jokers {t}", tuple(terms), 0, 0)
 
     # -- decoding ---------------------------------------------------------------------
 
@@ -278,15 +377,26 @@ class TableJokerRules(Extension):
             {jokers.meld: sum(values[v] for v in jokers.freed.values()) for jokers in self.melds}
         )
 
-    def staying_placed(
+    def placed_jokers(
         self, rules: RuleSet, values: tuple[int, ...]
-    ) -> list[tuple[int, Tile, int]]:
-        """(column, tile, count): where the model put staying jokers (only when jokers per
-        set could overflow; empty otherwise)."""
+    ) -> list[tuple[int, int, Tile, int]]:
+        """(meld, column, tile, count): staying jokers the model lays in a column (another
+        meld's place or a set; under overflow their own survival too)."""
         return [
-            (col, rules.tile_types[t], values[var])
-            for var, (col, t) in self.stay_in.items()
-            if values[var]
+            (m, col, rules.tile_types[t], values[p])
+            for p, (m, col, t) in self.placements.items()
+            if values[p]
+        ]
+
+    def claimed_tiles(
+        self, rules: RuleSet, values: tuple[int, ...]
+    ) -> list[tuple[int, int, Tile, int]]:
+        """(meld, column, tile, count): copies of a column that hold that meld's own tile,
+        beside its staying jokers."""
+        return [
+            (m, col, rules.tile_types[u], values[q])
+            for q, (m, col, u) in self.claims.items()
+            if values[q]
         ]
 
     def host_rack_tiles(
@@ -311,10 +421,42 @@ class TableJokerRules(Extension):
             values[jokers.choose[0]] = 1
             for t in jokers.meanings[0]:
                 values[jokers.stay[t]] += 1
-        for var, (col, t) in self.stay_in.items():
-            for jokers in self.melds:
-                if as_is.get(jokers.meld) == col:
-                    values[var] = jokers.meanings[0].count(t)
+        for p, (m, col, t) in self.placements.items():
+            if as_is.get(m) == col:
+                values[p] = self.of_meld[m].meanings[0].count(t)
+
+
+def _room_beside(
+    model: Formulation,
+    col: int,
+    t: int,
+    room: list[tuple[int, int]],
+    laid: list[tuple[int, int]] | None,
+) -> list[tuple[int, int]]:
+    """The host places ``t`` of column ``col`` free for a stand-in (``room``: host copies
+    minus their rack tiles there), less what staying jokers and claimed tiles (``laid``)
+    take: ``e <= room`` and ``e <= x - rack tiles - laid``."""
+    if not laid:
+        return room
+    upper = model.variables[col].upper
+    e = model.add_variable(f"e{col}_{t}", 0, upper)
+    model.at_most(f"e{col}_{t} in hosts", ((e, 1), *((v, -c) for v, c in room)), 0)
+    left = Counter[int]({e: 1, col: -1})
+    for var, coef in (*laid, *((v, -c) for v, c in room[1:])):  # room[1:]: the -w, if any
+        left[var] += coef
+    model.at_most(f"e{col}_{t} beside laid", tuple(left.items()), 0)
+    return [(e, 1)]
+
+
+def _open_places(model: Formulation) -> dict[int, frozenset[int]]:
+    """Per column, the places other melds' tiles and jokers may take: every tile of a set,
+    the added tiles of a survival."""
+    joker = model.rules.joker_index
+    places = {var: frozenset(t for t, _ in s.counts if t != joker) for var, s in model.sets.items()}
+    for var, (_, survival) in model.kept.items():
+        tiles = frozenset(t for t, _ in survival.counts if t != joker)
+        places[var] = tiles - model.kept_own.get(var, frozenset())
+    return places
 
 
 def joker_meanings(meld: Meld, rules: RuleSet) -> tuple[tuple[int, ...], ...]:

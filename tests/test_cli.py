@@ -325,25 +325,24 @@ def test_no_steps_leaves_them_out_of_json_and_human_output() -> None:
     assert "Steps:" in out and "1. Play k11 j k13" in out and "2. Extend" in out
 
 
-def test_a_circular_joker_trade_from_the_command_line() -> None:
-    """The steps a user sees for two melds that hand each other a joker and its tile: a
-    trade first (text and --json agree), no note that a joker changes its meaning."""
+def test_no_joker_trade_that_would_take_a_joker_from_its_set_from_the_command_line() -> None:
+    """Two melds that could hand each other a joker and its tile: under strict rules the
+    joker of j r4 j may not leave r4 for the other run (it stays with its set), so the
+    answer extends j r4 j with r6 and moves nothing (text and --json agree)."""
     position = (
         "rules: standard colours=3 numbers=8 jokers=3 joker_rule=strict\n"
         "table: j r4 j | r2 r3 r4 r5 j r7\nrack: r6\n"
     )
     code, out, _ = run("solve", "-", stdin=position)
     assert code == 0
-    assert "1. Trade the joker standing for r3 in j r4 j for the r3 in r2 r3 r4 r5 j r7" in out
-    assert "Note:" not in out
+    assert "Trade" not in out
+    assert "1. Extend j r4 j with r6 → j=r3 r4 j=r5 r6" in out
     code, out, _ = run("solve", "-", "--json", stdin=position)
     assert code == 0
     payload = json.loads(out)
     check_schema(payload)
-    trade = payload["steps"][0]
-    assert trade["action"] == "trade" and trade["tile"] == "r3"
-    assert trade["before"] == [["j", "r4", "j"], ["r2", "r3", "r4", "r5", "j", "r7"]]
-    assert trade["after"] == [["r3", "r4", "j"], ["r2", "j", "r4", "r5", "j", "r7"]]
+    assert payload["moved"] == 0
+    assert [step["action"] for step in payload["steps"]] == ["extend"]
 
 
 @pytest.mark.parametrize("rule", ["strict", "locked"])

@@ -69,4 +69,7 @@ def test_core_model_places_what_the_oracle_places(seed: int) -> None:
     got = (scores["placed_count"], scores["placed_value"])
     assert got == (expected.placed_count, expected.placed_value), position.to_text()
     table, placed = extract(position, model, raw.values)
-    assert move_problems(position, [m.meld for m in table], placed) == []
+    problems = move_problems(position, [m.meld for m in table], placed)
+    if not placed:  # the paper's model alone may lay a draw's table anew; the engine does not
+        problems = [p for p in problems if not p.startswith("nothing is placed")]
+    assert problems == []

@@ -472,10 +472,24 @@ def test_validator_accepts_legal_joker_moves() -> None:
         assert _problems(swap, legal, "r6 k10 b10", rule) == []
         assert _problems(swap, "r5 j r7 | k9 b9 o9", "", rule) == []  # untouched
         assert _problems(swap, "r5 j=r6 r7 | k9 b9 o9 | k10 b10 o10", "k10 b10 o10", rule) == []
-    # The staying joker may move along, read as its tile, while r6 takes its place.
+    # A joker that is not replaced stays with its set: it may not walk off as its tile
+    # while r6 takes its place (r6 from the rack does not free it: it is not swapped).
     moved_along = "r5 r6 r7 | k6 b6 j=r6"
     text = "table: r5 j r7\nrack: r6 k6 b6"
-    assert _problems(text, moved_along, "r6 k6 b6", "strict") == []
+    for rule in ("strict", "locked"):
+        assert _problems(text, moved_along, "r6 k6 b6", rule) == [
+            f"{rule} joker rule: the joker standing for r6 in table meld 1 'r5 j r7' is not "
+            "replaced, so it stays with its set: it must end in a meld with r5 or r7, and no "
+            "meld of the new table holds it so"
+        ]
+    # Freed by r6 (not declared as staying), it may go to a new set with two rack tiles.
+    assert _problems(text, "r5 r6 r7 | k6 b6 j", "r6 k6 b6", "strict") == []
+    # It goes along with part of its set when the set is split or joined.
+    split = ("table: r5 j r7 r8 r9 r10\nrack: r7", "r5 j r7 | r7 r8 r9 r10", "r7")
+    joined = ("table: r5 j r7 | r8 r9 r10\nrack: k1", "r5 j r7 r8 r9 r10", "")
+    for rule in ("strict", "locked"):
+        assert _problems(*split, rule) == []
+        assert _problems(joined[0], joined[1], joined[2], rule) != []  # nothing placed
     # An ambiguous table joker (a run written in no order) may stay as either meaning.
     assert _problems("table: r3 j r2\nrack: r4", "j r2 r3 r4", "r4", "strict") == []
     assert _problems("table: r3 j r2\nrack: r1", "r1 r2 r3 j=r4", "r1", "strict") == []

@@ -168,15 +168,16 @@ rack: r4 k1 b4 k4 j
 initial: yes"""
 
 
-def test_an_opening_meld_leaves_the_rack_joker_for_later() -> None:
-    """Of the opening melds worth as much, the one without the rack's joker: k4 b4 r4 (the
-    table's r4 joker trades places with its r4 later), not b4 r4 j, whose joker the steps
-    then swapped out again for the k4 another meld needs."""
+def test_an_opening_meld_keeps_the_tile_that_frees_a_table_joker() -> None:
+    """The rack's r4 frees the table joker of r3 j r5 r6 (a joker that is not replaced
+    stays with its set, so it cannot trade places with the r4 of k4 b4 r4): the opening
+    meld is the rack's k4 b4 j, which leaves the r4 for that swap."""
     position = position_from_text(JOKER_FREE_OPENING)
     assert _steps_ok(position) == []
     told = explanation(solve(position))
-    assert [str(m) for m in told.opening] == ["k4 b4 r4"]
-    assert "trade" in [s.action for s in told.steps]
+    assert [str(m) for m in told.opening] == ["k4 b4 j"]
+    assert "trade" not in [s.action for s in told.steps]
+    assert "swap" in [s.action for s in told.steps]
 
 
 @pytest.mark.parametrize("rule", ["strict", "locked"])
@@ -328,19 +329,15 @@ table: j r4 j | r2 r3 r4 r5 j r7
 rack: r6"""
 
 
-def test_circular_joker_trade() -> None:
+def test_no_circular_joker_trade_takes_a_joker_from_its_set() -> None:
+    """j r4 j and r2 r3 r4 r5 j r7 could hand each other a joker and its tile, but the
+    joker standing for r3 would then leave r4, the only tile of its set: a joker that is
+    not replaced stays with its set. The move extends j r4 j with r6 instead."""
     position = position_from_text(CIRCULAR_JOKER_TRADE)
     assert _steps_ok(position) == []
     told = explanation(solve(position))
     assert told.flaw is None
-    # Of the equally scored answers CP-SAT returns one that trades the joker standing for
-    # r3; the jokers of a parted meld count as picked up either way (the third level's
-    # known limit with table jokers), so which joker trades is the solver's tie-break.
-    assert told.steps[0].action == "trade"
-    assert str(told.steps[0]) == (
-        "Trade the joker standing for r3 in j r4 j for the r3 in r2 r3 r4 r5 j r7"
-        " → r3 r4 j | r2 j r4 r5 j r7"
-    )
+    assert [str(s) for s in told.steps] == ["Extend j r4 j with r6 → j=r3 r4 j=r5 r6"]
 
 
 def _hosts_can_share(supply: dict[str, int], room: dict[tuple[str, int], int], hosts: int) -> bool:
