@@ -587,7 +587,7 @@ def rules_command(as_json: bool, rules: RuleSet) -> None:
         elif p.name == "standard":
             sets = _options_text(p.rules.options())
         else:
-            sets = "the standard options"
+            sets = "the same options as standard (written back as 'standard')"
         lines.append(
             textwrap.fill(f"sets: {sets}", 96, initial_indent=indent, subsequent_indent=indent)
         )

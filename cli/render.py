@@ -97,6 +97,9 @@ def render_move(move: Move, label: str = "Best move", steps: bool = True) -> str
         proof = "proved optimal" if move.is_optimal else "best found in the time limit (not proved)"
     else:
         proof = "next best, proved" if move.is_optimal else "not proved"
+    if move.is_optimal and not move.moved_proved:
+        # With table jokers the count of tiles picked up is a bound, not a proof (see Move).
+        proof += " in what is placed; fewest tiles moved not proved"
     told = explanation(move, steps)
     lines = []
     if move.is_draw:

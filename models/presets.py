@@ -47,16 +47,22 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "american",
-            "The rules printed in the 1998 Pressman American edition (the edition the "
-            "Vietnamese Wikipedia article describes): opening meld worth 30, at most one joker "
-            "in a set ('joker, orange 8, joker' is not a set).",
+            "The 1998 Pressman American edition as the Vietnamese Wikipedia article describes "
+            "it: opening meld worth 30, at most one joker in a set ('joker, orange 8, joker' "
+            "is not a set). The article gives no rule for jokers already on the table, so they "
+            "move freely here; the printed Pressman sheets let a player take a table joker only "
+            "by putting its tile from the rack in its place: write 'american joker_rule=strict' "
+            "for that (some sheets also let the replacing tile come from the table, which no "
+            "option models).",
             RuleSet(max_jokers_per_set=1),
             aliases=("pressman", "vietnamese"),
         ),
         Preset(
             "sabra",
-            "Ephraim Hertzano's original 'Sabra' rules: opening meld worth 30, up to two "
-            "jokers in a set, a joker left on a rack costs 30 (the standard options).",
+            "Ephraim Hertzano's original 'Sabra' rules as the Polish text gives them: opening "
+            "meld worth 30, up to two jokers in a set, a joker left on a rack costs 30, a match "
+            "played to 200 points ('rummikub game new --target'). Its options are the standard "
+            "game's.",
             RuleSet(),
         ),
         Preset(

@@ -116,9 +116,11 @@ class RuleSet:
     )
     joker_rule: JokerRule = rule_option(  # noqa: RUF009 - a field specifier; enums are immutable
         JokerRule.FREE,
-        "Jokers already on the table: free (move like any tile), strict (official: taken "
-        "only by swapping in their tile from the rack, then played in a new set with two "
-        "rack tiles) or locked (swap only; the joker goes anywhere).",
+        "Jokers already on the table: free (move like any tile), strict (the printed rule: a "
+        "table joker stays with its set, in a meld with a tile of its old meld and standing "
+        "for the same tile, unless its tile from the rack takes its place; the freed joker "
+        "then goes into a new set with two rack tiles) or locked (as strict, but a freed "
+        "joker goes anywhere).",
     )
     _tile_types: tuple[Tile, ...] = field(init=False, repr=False, compare=False)
 

@@ -506,8 +506,7 @@ def _left_its_set(position: Position, new_table: Sequence[Meld], witness: JokerW
         real = {t for t in meld.tiles if not t.is_joker}
         for tile in stay:
             if not any(
-                tile in s and real.intersection(new_table[j].tiles)
-                for j, s in witness.new.items()
+                tile in s and real.intersection(new_table[j].tiles) for j, s in witness.new.items()
             ):
                 return (
                     f"{rule} joker rule: the joker standing for {tile} in table meld {i + 1} "
@@ -516,7 +515,9 @@ def _left_its_set(position: Position, new_table: Sequence[Meld], witness: JokerW
                     "new table holds it so"
                 )
     listed = "; ".join(
-        f"table meld {i + 1} '{position.table[i]}'" for i, (s, _) in sorted(witness.old.items()) if s
+        f"table meld {i + 1} '{position.table[i]}'"
+        for i, (s, _) in sorted(witness.old.items())
+        if s
     )
     return (
         f"{rule} joker rule: a table joker that is not replaced stays with its set (in a meld "

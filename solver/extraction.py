@@ -42,8 +42,7 @@ def _lay_with_their_sets(
     that takes jokers of an old meld beside a tile of that meld kept real (claimed), within
     ``limit`` jokers a copy. Copies are interchangeable: any fitting choice is one table."""
     free = [
-        Counter(d.tiles) - keep_real.get(id(d), Counter()) - Counter({JOKER: 99})
-        for d in targets
+        Counter(d.tiles) - keep_real.get(id(d), Counter()) - Counter({JOKER: 99}) for d in targets
     ]
     room = [limit - d.jokers() for d in targets]
     plan = _fit(wants, free, room)
@@ -99,13 +98,9 @@ def _claims(
 ) -> Iterator[Plan]:
     """Every way to give each copy in ``per_copy`` a claimed tile, when its jokers fit."""
     copies = sorted(per_copy)
-    if any(
-        len(per_copy[c]) > room[c] or any(free[c][t] < 1 for t in per_copy[c]) for c in copies
-    ):
+    if any(len(per_copy[c]) > room[c] or any(free[c][t] < 1 for t in per_copy[c]) for c in copies):
         return
-    choices = [
-        [u for u in claims if free[c][u] > 0 and u not in per_copy[c]] for c in copies
-    ]
+    choices = [[u for u in claims if free[c][u] > 0 and u not in per_copy[c]] for c in copies]
     for picked in product(*choices):
         if not Counter(picked) - claims:
             yield [(c, per_copy[c], u) for c, u in zip(copies, picked, strict=True)]

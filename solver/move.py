@@ -125,6 +125,17 @@ class Move:
         """Whether the move is proved best."""
         return self.status is Status.OPTIMAL
 
+    @property
+    def moved_proved(self) -> bool:
+        """Whether the table tiles picked up are proved the fewest of the best moves.
+
+        The model's count of kept table tiles is exact when no old meld holds a joker; with
+        table jokers it is an upper bound (a meld whose jokers are moved counts as picked up
+        whole), so the move found may pick up more than the fewest possible."""
+        if not self.is_optimal:
+            return False
+        return not self.moved or not any(meld.jokers for meld in self.position.table)
+
     def to_json(self, steps: bool = True) -> dict[str, object]:
         """The JSON object printed by ``rummikub solve --json``.
 
@@ -168,6 +179,7 @@ class Move:
             "opening_value": told.opening_value,
             "moved": len(told.picked_up),
             "moved_tiles": tiles_json(told.picked_up),
+            "moved_proved": self.moved_proved,
             "scores": dict(self.scores),
         }
         if steps:

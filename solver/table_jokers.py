@@ -63,7 +63,6 @@ from rummikub.solver.program import Cover, Extension, Formulation
 from rummikub.solver.sets import mask
 from rummikub.solver.stand_ins import StandIns
 
-
 Pinned = dict[tuple[int, int], list[tuple[int, int]]]  # (column, tile) -> terms laid there
 OwnColumns = list[tuple[int, frozenset[int]]]  # a meld's survival columns and their tiles
 
@@ -152,9 +151,7 @@ class TableJokerRules(Extension):
             if self.stand_ins is None:
                 host_terms = self._hosts(model, placed_var, uses)
             else:
-                host_terms = self._wildcard_hosts(
-                    model, self.stand_ins, placed_var, uses, pinned
-                )
+                host_terms = self._wildcard_hosts(model, self.stand_ins, placed_var, uses, pinned)
             freed = tuple((v, -c) for v, c in freed_terms)
             model.at_least("freed jokers in hosts", (*host_terms, *freed), 0)
         for t, terms in uses.items():
@@ -281,7 +278,9 @@ class TableJokerRules(Extension):
             for u, count in self.real[m].items():
                 if u in claimed:  # a meld that survives keeps all its tiles
                     model.at_most(
-                        f"tiles {u} of meld {m}", (*claimed[u], *((k, count) for k, _ in own)), count
+                        f"tiles {u} of meld {m}",
+                        (*claimed[u], *((k, count) for k, _ in own)),
+                        count,
                     )
         return pinned
 

@@ -33,6 +33,7 @@ SOLVE_SCHEMA: dict[str, type | tuple[type, ...]] = {
     "rack": list,
     "moved": int,
     "moved_tiles": list,
+    "moved_proved": bool,
     "scores": dict,
     "steps": list,
     "seconds": (int, float),
@@ -69,6 +70,8 @@ def check_schema(payload: dict[str, object]) -> None:
         assert joker["stands_for"] and all(isinstance(t, str) for t in joker["stands_for"])
     assert payload["placed_count"] == len(payload["placed"])  # type: ignore[arg-type]
     assert payload["moved"] == len(payload["moved_tiles"])  # type: ignore[arg-type]
+    if payload["draw"]:  # a draw leaves the table as it was
+        assert payload["moved"] == 0 and payload["placed"] == [] and payload["steps"] == []
 
 
 def validate_payload(position_obj: dict[str, object], payload: dict[str, object]) -> None:
