@@ -133,6 +133,8 @@ def joker_meanings(meld: Meld, position: Position) -> list[Tiles]:
                 every.add(tuple(sorted(option)))
                 if reading.kind is MeldKind.GROUP:
                     groups.add(tuple(sorted(option)))
+    if meld.jokers == len(meld):  # jokers alone lie in the order of every reading
+        return sorted(every)
     laid = laid_run_meaning(meld, position)
     as_laid = groups | ({tuple(sorted(laid))} & every if laid is not None else set())
     return sorted(as_laid or every)
