@@ -195,9 +195,10 @@ def stays_with_its_set(
         if search.find([m]) is None:
             meld = position.table[m]
             jokers = "a joker" if meld.jokers == 1 else f"{meld.jokers} jokers"
-            stands = " or ".join(_text(s) for s in sorted(meanings(meld, rules)))
+            read = [_text(s) for s in sorted(meanings(meld, rules))]
+            stands = " or ".join(read) if len(read) <= 4 else f"any of {len(read)} meanings"
             if meld.jokers == len(meld):
-                how = "stays only if they all end in one meld of the new table, none freed"
+                how = "jokers alone stay only all together in one meld of the new table, none freed"
             else:
                 real = _text(t for t in meld.tiles if not t.is_joker)
                 how = (
