@@ -31,7 +31,10 @@ What is compared (``mask``, applied alike to the expected and the actual output)
   lay it out on several lines; ``...`` is not allowed there.
 
 A block preceded by ``<!-- slow -->`` is marked ``@pytest.mark.slow`` (the quick subset,
-``pytest -m "not slow"``, leaves it out; CI runs it).
+``pytest -m "not slow"``, leaves it out; CI runs it). A fenced block preceded by
+``<!-- file: NAME -->`` is also written as ``NAME`` into the folder of every later runnable
+block of its page (a player module that a console block then uses, say): the page's text
+decides it, not the order the blocks run in.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ from sybil.parsers.markdown import CodeBlockParser
 ROOT = Path(__file__).resolve().parent.parent
 HOME = "/home/me"
 SLOW_MARK = "<!-- slow -->"
+_FILE_BLOCK = re.compile(
+    r"<!-- file: (?P<name>[\w.-]+) -->\n```[^\n]*\n(?P<text>.*?)^```", re.MULTILINE | re.DOTALL
+)
 COMMAND_TIMEOUT = 300  # seconds: a hung command fails its example instead of the whole run
 
 _DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)? (?:ms|s|min)\b")
@@ -162,9 +168,11 @@ def parse_console(source: str, first_line: int) -> list[Command]:
     return commands
 
 
-def prepare_folder(folder: Path) -> dict[str, str]:
+def prepare_folder(folder: Path, files: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
     """Lay out ``folder`` for one example; the environment its commands run in."""
     shutil.copytree(ROOT / "examples", folder / "examples", dirs_exist_ok=True)
+    for name, text in files:
+        (folder / name).write_text(text, encoding="utf-8")
     env = {
         key: value
         for key, value in os.environ.items()
@@ -184,9 +192,11 @@ def prepare_folder(folder: Path) -> dict[str, str]:
     return env
 
 
-def run_console(commands: list[Command], folder: Path) -> str | None:
+def run_console(
+    commands: list[Command], folder: Path, files: tuple[tuple[str, str], ...] = ()
+) -> str | None:
     """Run the commands in order in ``folder``; the first failure, or None."""
-    env = prepare_folder(folder)
+    env = prepare_folder(folder, files)
     if shutil.which("rummikub", path=env["PATH"]) is None:
         return "the rummikub command is not installed (pip install -e .)"
     home = str(folder)
@@ -216,11 +226,12 @@ def run_console(commands: list[Command], folder: Path) -> str | None:
 
 @dataclass(frozen=True)
 class Block:
-    """A runnable block: its text, where it starts, and whether it is marked slow."""
+    """A runnable block: its text, where it starts, whether it is marked slow, its files."""
 
     source: str
     line: int
     slow: bool
+    files: tuple[tuple[str, str], ...] = ()  # (name, text) of the page's file blocks before it
 
 
 def _block(example: Example) -> Block:
@@ -239,11 +250,17 @@ class _RunnableBlockParser(CodeBlockParser):
     """Fenced blocks of one language, each parsed into a ``Block``."""
 
     def __call__(self, document: Document) -> Any:
+        file_blocks = [
+            (match.start(), match["name"], match["text"])
+            for match in _FILE_BLOCK.finditer(document.text)
+        ]
         for region in super().__call__(document):
             assert isinstance(region, Region)
             before = document.text[: region.start].rstrip()
             line = document.text.count("\n", 0, region.start) + 2  # the block's first line
-            region.parsed = Block(str(region.parsed), line, before.endswith(SLOW_MARK))
+            files = tuple((name, text) for start, name, text in file_blocks if start < region.start)
+            slow = before.endswith(SLOW_MARK)
+            region.parsed = Block(str(region.parsed), line, slow, files)
             yield region
 
 
@@ -254,7 +271,8 @@ class ConsoleParser(_RunnableBlockParser):
 
     def evaluate(self, example: Example) -> str | None:
         block = _block(example)
-        return run_console(parse_console(block.source, block.line), _folder(example))
+        commands = parse_console(block.source, block.line)
+        return run_console(commands, _folder(example), block.files)
 
 
 class _Checker(doctest.OutputChecker):
@@ -273,7 +291,7 @@ class PythonParser(_RunnableBlockParser):
         block = _block(example)
         name = f"{Path(example.path).name}, line {block.line}"
         globs: dict[str, Any] = {"__name__": "__docs__"}
-        prepare_folder(_folder(example))
+        prepare_folder(_folder(example), block.files)
         with contextlib.chdir(_folder(example)):
             if block.source.lstrip().startswith(">>>"):
                 test = doctest.DocTestParser().get_doctest(
