@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import gc
 import time
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from rummikub.models.errors import SolverError
 from rummikub.models.joker_plan import joker_plan
@@ -55,8 +55,12 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-# A solution read back as the new table and the placed tiles (``extract``).
-Extracted = tuple[tuple[NewMeld, ...], tuple[Tile, ...]]
+class Extracted(NamedTuple):
+    """A solution read back as the new table and the placed tiles (``extract``)."""
+
+    table: tuple[NewMeld, ...]
+    placed: tuple[Tile, ...]
+    checked: bool = False  # already passed the validator
 
 
 def _move(
@@ -79,13 +83,12 @@ def _move(
         # A player who places nothing draws and leaves the table as it was (every rule).
         values, extracted = model.untouched(), None
     if extracted is None:
-        extracted = extract(as_played(position), model, values)
-    table, placed = extracted
-    assert not Counter(placed) - position.rack_counts()
+        extracted = Extracted(*extract(as_played(position), model, values))
+    table, placed, checked = extracted
     # Every answer passes the independent validator before anyone sees it: a model or
     # extraction bug stops here as an internal error, never as an illegal move on screen.
     melds = [nm.meld for nm in table]
-    problems = move_problems(position, melds, placed)
+    problems = [] if checked else move_problems(position, melds, placed)
     if problems:
         raise RuntimeError("the solver's move breaks the rules (a bug): " + "; ".join(problems))
     # What reports call moved: the tiles picked up, with the solver's kept melds preferred
@@ -141,20 +144,51 @@ def _best_move(
 ) -> Move:
     """The best move of a validated position under its rules."""
     deadline = time.perf_counter() + limit.seconds
-    extracted = None
-    if _explicit_hosts(position):
-        model, raw, extracted = _strict_by_bounds(position, goal, keep_jokers, limit, run_backend)
-    else:
-        model = formulate_turn(position, goal, keep_jokers)
-        raw = run_backend(model, limit)
+    model, raw, extracted = _solve(position, goal, keep_jokers, limit, run_backend)
     if model.singles and raw.status is Status.OPTIMAL:
-        extracted = extracted or extract(as_played(position), model, raw.values)
+        extracted = extracted or Extracted(*extract(as_played(position), model, raw.values))
         if not _singles_hold(position, model, raw.values, extracted):
             # The count of old melds keeping one tile was an upper bound the table found
             # does not meet: the model that lays those tiles decides.
-            model = formulate_turn(position, goal, keep_jokers, singles=False)
-            raw, extracted = run_backend(model, _left(limit, deadline)), None
+            left = _left(limit, deadline)
+            model, raw, extracted = _solve(
+                position, goal, keep_jokers, left, run_backend, singles=False
+            )
     return _move(position, model, raw, goal, keep_jokers, started, extracted)
+
+
+def _solve(
+    position: Position,
+    goal: Objective,
+    keep_jokers: bool,
+    limit: Limit,
+    run_backend: Backend,
+    *,
+    singles: bool = True,
+) -> tuple[Formulation, RawSolution, Extracted | None]:
+    """The model's optimum (with its table when already read back).
+
+    Under the strict rule with table jokers the rack may free (where the model must say
+    which sets host a freed joker, and which places the jokers that stay take), first
+    relaxations (:func:`_relaxations`): every legal move is one of their moves, so the
+    optimum of one is the answer when its table keeps the rules; else the exact model
+    decides, in the time left.
+    """
+    pool = TilePool.of(as_played(position))
+    hosts = position.rules.joker_rule is JokerRule.STRICT and pool.freeable
+    if not (pool.guarded and hosts):
+        # Without strict hosts the exact model is about as small as a relaxation would be.
+        model = formulate_turn(position, goal, keep_jokers, singles=singles)
+        return model, run_backend(model, limit), None
+    deadline = time.perf_counter() + limit.seconds
+    for relaxed in _relaxations(position, goal, keep_jokers, singles):
+        loose = run_backend(relaxed, _left(limit, deadline))
+        if loose.status is Status.OPTIMAL:
+            extracted = _legal_extraction(position, relaxed, loose.values)
+            if extracted is not None:
+                return relaxed, loose, extracted
+    exact = formulate_turn(position, goal, keep_jokers, singles=singles)
+    return exact, run_backend(exact, _left(limit, deadline)), None
 
 
 def _singles_hold(
@@ -167,7 +201,7 @@ def _singles_hold(
     wanting = model.chosen_singles(values)
     if not wanting:
         return True
-    table, placed = extracted
+    table, placed, _ = extracted
     melds = [nm.meld for nm in table]
     plan = joker_plan(position, melds, placed, table_joker_melds(table))
     fresh = plan.fresh if plan is not None else frozenset()
@@ -187,6 +221,29 @@ def _singles_hold(
     return all(place(m, set()) for m in wanting)
 
 
+def _left(limit: Limit, deadline: float) -> Limit:
+    """The limit with the time that is left until ``deadline`` (at least a moment)."""
+    seconds = max(deadline - time.perf_counter(), 0.01)
+    return Limit(seconds, limit.workers, limit.deterministic)
+
+
+def _relaxations(
+    position: Position, goal: Objective, keep_jokers: bool, singles: bool
+) -> Iterator[Formulation]:
+    """Models whose moves include every legal move of a position with table jokers under
+    the strict or locked rule, smallest first: where the strict model would spell out the
+    sets that host a freed joker (more jokers in play than a set may hold), as many jokers
+    per set as the game has, if the smaller wildcard form then fits; then staying jokers
+    anywhere as their tiles (not only with their sets)."""
+    if _explicit_hosts(position) and not continues_onto_table(position):
+        rules = position.rules
+        most = max(rules.jokers, rules.max_jokers_per_set)
+        looser = replace(position, rules=replace(rules, max_jokers_per_set=most))
+        if TilePool.of(as_played(looser)).wildcard:
+            yield formulate_turn(looser, goal, keep_jokers, singles=singles, anywhere=True)
+    yield formulate_turn(position, goal, keep_jokers, singles=singles, anywhere=True)
+
+
 def _explicit_hosts(position: Position) -> bool:
     """Whether the position is played under the strict joker rule, its rack can free a
     table joker, and the wildcard form does not fit (more jokers in play than a set may
@@ -196,59 +253,17 @@ def _explicit_hosts(position: Position) -> bool:
     return played.rules.joker_rule is JokerRule.STRICT and pool.freeable and not pool.wildcard
 
 
-def _strict_by_bounds(
-    position: Position, goal: Objective, keep_jokers: bool, limit: Limit, run_backend: Backend
-) -> tuple[Formulation, RawSolution, Extracted | None]:
-    """The strict model's optimum, found in a smaller model when that one's move is legal
-    (then with its move read back).
-
-    Where it fits, first the strict rule with as many jokers per set as the game has (the
-    small wildcard form, :func:`_relaxed`): its moves include every strict move, so its
-    optimum is the answer when none of its sets holds more jokers than the rules allow.
-    Else the exact model, in the time left.
-    """
-    deadline = time.perf_counter() + limit.seconds
-    relaxed = _relaxed(position, goal, keep_jokers)
-    if relaxed is not None:
-        loose = run_backend(relaxed, limit)
-        if loose.status is Status.OPTIMAL:
-            extracted = _strict_extraction(position, relaxed, loose.values)
-            if extracted is not None:
-                return relaxed, loose, extracted
-    exact = formulate_turn(position, goal, keep_jokers)
-    return exact, run_backend(exact, _left(limit, deadline)), None
-
-
-def _left(limit: Limit, deadline: float) -> Limit:
-    """The limit with the time that is left until ``deadline`` (at least a moment)."""
-    seconds = max(deadline - time.perf_counter(), 0.01)
-    return Limit(seconds, limit.workers, limit.deterministic)
-
-
-def _relaxed(position: Position, goal: Objective, keep_jokers: bool) -> Formulation | None:
-    """A small model whose moves include every strict move of the position, if one fits.
-
-    The strict rule with as many jokers per set as the game has, in the wildcard form,
-    which fits whenever the game has fewer jokers than a set has tiles (else ``None``).
-    """
-    rules = position.rules
-    most = max(rules.jokers, rules.max_jokers_per_set)
-    relaxed = replace(position, rules=replace(rules, max_jokers_per_set=most))
-    if not TilePool.of(as_played(relaxed)).wildcard:
-        return None
-    return formulate_turn(relaxed, goal, keep_jokers)
-
-
-def _strict_extraction(
+def _legal_extraction(
     position: Position, model: Formulation, values: tuple[int, ...]
 ) -> Extracted | None:
-    """A solution of the relaxed model read back, if it is a strict move of the position:
-    no set holds more jokers than its rules allow (else ``None``)."""
-    if continues_onto_table(position):
-        return None  # the opening meld laid first is not on the table it ends with
+    """A solution of the relaxation read back, if it is a legal move of the position (a
+    draw is: it is the untouched table then); else None."""
     table, placed = extract(as_played(position), model, values)
-    most = position.rules.max_jokers_per_set
-    return (table, placed) if all(new.meld.jokers <= most for new in table) else None
+    if not placed:
+        return Extracted(table, placed)
+    if move_problems(position, [new.meld for new in table], placed):
+        return None
+    return Extracted(table, placed, checked=True)
 
 
 @dataclass(frozen=True)

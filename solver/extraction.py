@@ -18,20 +18,33 @@ class ExtractionError(RuntimeError):
     """A solution that cannot be read back as a table: a bug in the model or the reader."""
 
 
-# Per column: (old meld, its staying jokers laid there, its own tiles claimed there).
-Wants = list[tuple[int, Counter[Tile], Counter[Tile]]]
+# Per column: (old meld, its staying jokers laid there, its own tiles claimed there; None
+# when a staying joker may lie anywhere, in the relaxation solved first).
+Wants = list[tuple[int, Counter[Tile], Counter[Tile] | None]]
 
 
 def _by_column(
-    laid: Sequence[tuple[int, int, Tile, int]], claims: Sequence[tuple[int, int, Tile, int]]
+    laid: Sequence[tuple[int, int, Tile, int]],
+    claims: Sequence[tuple[int, int, Tile, int]] | None,
+    old: Sequence[Meld],
 ) -> dict[int, Wants]:
-    """The staying jokers laid outside their own meld and the claimed tiles, by column."""
+    """The staying jokers laid outside their own meld and the claimed tiles, by column.
+    Where the model claims no tile (a meld with one joker, nothing else contesting the
+    column's places) any tile of the old meld may be the one beside its joker."""
     found: dict[int, dict[int, tuple[Counter[Tile], Counter[Tile]]]] = {}
     for m, col, tile, count in laid:
         found.setdefault(col, {}).setdefault(m, (Counter(), Counter()))[0][tile] += count
+    if claims is None:
+        return {col: [(m, j, None) for m, (j, _) in melds.items()] for col, melds in found.items()}
+    claimed = set()
     for m, col, tile, count in claims:
         if m in found.get(col, {}):
             found[col][m][1][tile] += count
+            claimed.add((m, col))
+    for col, melds in found.items():
+        for m, (_, tiles) in melds.items():
+            if (m, col) not in claimed:
+                tiles.update(t for t in old[m].tiles if not t.is_joker)
     return {col: [(m, j, q) for m, (j, q) in melds.items()] for col, melds in found.items()}
 
 
@@ -52,10 +65,54 @@ def _lay_with_their_sets(
         draft = targets[copy]
         for tile in tiles:
             draft.to_joker(tile, 1)
-        keep_real.setdefault(id(draft), Counter())[claimed] += 1
+        if claimed is not None:
+            keep_real.setdefault(id(draft), Counter())[claimed] += 1
 
 
-Plan = list[tuple[int, set[Tile], Tile]]  # (copy, tiles that become jokers, claimed tile)
+def _lay_beside(
+    drafts: list[_Draft], tile: Tile, count: int, old: Meld, keep_real: dict[int, Counter[Tile]]
+) -> int:
+    """Turn ``tile`` into staying jokers of ``old`` in drafts that hold it and a free tile
+    of ``old`` (kept real there), one a draft; how many."""
+    mine = [t for t in old.tiles if not t.is_joker]
+    done = 0
+    for draft in drafts:
+        if done == count:
+            break
+        free = Counter(draft.tiles) - keep_real.get(id(draft), Counter())
+        beside = next((u for u in mine if free[u] > 0), None)
+        if free[tile] > 0 and beside is not None and draft.to_joker(tile, 1):
+            keep_real.setdefault(id(draft), Counter())[beside] += 1
+            done += 1
+    return done
+
+
+def _lay_anywhere(
+    left: dict[int, Counter[Tile]],
+    built: list[_Draft],
+    survived: dict[int, _Draft],
+    keep_real: dict[int, Counter[Tile]],
+    old: Sequence[Meld],
+) -> None:
+    """The relaxation's staying jokers the model laid nowhere: each in a set holding its
+    tile, beside a tile of its old meld where one does (so that the table keeps the rule
+    whenever it can), else in another meld's survival."""
+    for m, tiles in left.items():
+        mine = {t for t in old[m].tiles if not t.is_joker}
+        for tile, count in (+tiles).items():
+            drafts = sorted(built, key=lambda d: not mine.intersection(d.tiles))  # stable
+            others = [d for k, d in survived.items() if k != m]
+            for draft, kept in [*((d, False) for d in drafts), *((d, True) for d in others)]:
+                if count:
+                    skip = keep_real.get(id(draft), Counter())
+                    if kept:  # another meld's own tiles stay real
+                        skip = skip + draft.original
+                    count -= draft.to_joker(tile, count, skip=skip)
+            if count:
+                raise ExtractionError(f"a staying joker as {tile} has no place")
+
+
+Plan = list[tuple[int, set[Tile], Tile | None]]  # (copy, tiles that become jokers, claimed)
 
 
 def _fit(wants: Wants, free: list[Counter[Tile]], room: list[int]) -> Plan | None:
@@ -68,7 +125,7 @@ def _fit(wants: Wants, free: list[Counter[Tile]], room: list[int]) -> Plan | Non
         for chosen in _claims(per_copy, claims, free, room):
             left, space = [Counter(f) for f in free], list(room)
             for copy, tiles, claimed in chosen:
-                left[copy] -= Counter([*tiles, claimed])
+                left[copy] -= Counter([*tiles, *([claimed] if claimed else [])])
                 space[copy] -= len(tiles)
             after = _fit(rest, left, space)
             if after is not None:
@@ -92,13 +149,17 @@ def _spreads(jokers: Counter[Tile], copies: int) -> Iterator[dict[int, set[Tile]
 
 def _claims(
     per_copy: dict[int, set[Tile]],
-    claims: Counter[Tile],
+    claims: Counter[Tile] | None,
     free: list[Counter[Tile]],
     room: list[int],
 ) -> Iterator[Plan]:
-    """Every way to give each copy in ``per_copy`` a claimed tile, when its jokers fit."""
+    """Every way to give each copy in ``per_copy`` a claimed tile, when its jokers fit
+    (``claims`` None: no tile needed beside them)."""
     copies = sorted(per_copy)
     if any(len(per_copy[c]) > room[c] or any(free[c][t] < 1 for t in per_copy[c]) for c in copies):
+        return
+    if claims is None:
+        yield [(c, per_copy[c], None) for c in copies]
         return
     choices = [[u for u in claims if free[c][u] > 0 and u not in per_copy[c]] for c in copies]
     for picked in product(*choices):
@@ -259,8 +320,7 @@ def extract(
                 draft.to_joker(tile, count)
         draft.original[JOKER] -= freed[m]
         survived[m] = draft
-    if any(+left for left in own.values()):
-        raise ExtractionError(f"staying table jokers with no place: {own}")
+    anywhere = jokers is not None and not jokers.with_their_sets
     if position.initial:
         survived = {
             m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
@@ -290,10 +350,27 @@ def extract(
                 real_in.setdefault(id(draft), Counter())[tile] += 1
         for draft_id, tiles in real_in.items():
             keep_real[draft_id] = Counter(tiles)
-        claims = jokers.claimed_tiles(rules, values)
-        for col, wants in _by_column(laid, claims).items():
+        claims = None if anywhere else jokers.claimed_tiles(rules, values)
+        for col, wants in _by_column(laid, claims, position.table).items():
             targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
             _lay_with_their_sets(targets, wants, keep_real, rules.max_jokers_per_set)
+        if not anywhere:
+            for (m, tile), cols in jokers.loose_columns(rules).items():
+                if own.get(m, Counter())[tile] > 0:
+                    drafts = [
+                        d
+                        for col in cols
+                        for d in (
+                            [survived[model.kept[col][0]]]
+                            if col in model.kept and values[col]
+                            else copies.get(col, [])
+                        )
+                    ]
+                    own[m][tile] -= _lay_beside(
+                        drafts, tile, own[m][tile], position.table[m], keep_real
+                    )
+            if any(+left for left in own.values()):
+                raise ExtractionError(f"staying table jokers with no place: {own}")
     built.sort(key=lambda d: id(d) in real_in)  # hosts last
     wild = Counter[Tile]()
     if model.stand_ins is not None:  # jokers standing in for tiles of sets, kept melds
@@ -311,7 +388,11 @@ def extract(
                 for draft in hosts:
                     if count:
                         count -= draft.to_joker(tile, 1, skip=keep_real[id(draft)], declare=False)
-                assert not count, "every host place the model counts is in a host copy"
+                if count:
+                    raise ExtractionError("a joker the model counts in a host has no place")
+    if anywhere:  # after the hosts' jokers: those have their places there
+        hosts_last = sorted(built, key=lambda d: id(d) in real_in)
+        _lay_anywhere(own, hosts_last, survived, keep_real, position.table)
     for draft in built:
         for tile in [t for t, k in wild.items() if k > 0]:
             skip = keep_real.get(id(draft))  # host rack tiles, tiles beside staying jokers

@@ -190,8 +190,13 @@ def formulate(
     *,
     distinct: bool = False,
     singles: bool = True,
+    anywhere: bool = False,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position, under its rules.
+
+    ``anywhere``: under the strict/locked rules a staying table joker may lie in any meld
+    as its tile (not only with its set): a relaxation, solved first because it is smaller
+    (its optimum is the answer when its table keeps the rule).
 
     ``singles``: an old meld that keeps one tile is counted by ``g[m]``, which the
     solution may claim without a table that has it (see
@@ -225,7 +230,13 @@ def formulate(
             for m in pool.meanings
         }
         table_jokers = TableJokerRules(
-            hosts_needed, pool.meanings, pool.rack, jokers, stand_ins=stand_ins, real=real
+            hosts_needed,
+            pool.meanings,
+            pool.rack,
+            jokers,
+            stand_ins=stand_ins,
+            real=real,
+            with_their_sets=not anywhere,
         )
         extensions.append(table_jokers)
     if wildcard:

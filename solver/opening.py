@@ -112,13 +112,16 @@ def formulate_turn(
     *,
     distinct: bool = False,
     singles: bool = True,
+    anywhere: bool = False,
 ) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
     from rummikub.solver.formulation import formulate  # it builds the rack-only opening
 
     played = as_played(position)
-    model = formulate(played, objective, keep_jokers, distinct=distinct, singles=singles)
+    model = formulate(
+        played, objective, keep_jokers, distinct=distinct, singles=singles, anywhere=anywhere
+    )
     if continues_onto_table(position):
         add_opening_witness(model, position)
     return model

@@ -51,6 +51,7 @@ joker-free runs used only as hosts (``h[s] = x[s]``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
@@ -96,6 +97,10 @@ class TableJokerRules(Extension):
     hosts: dict[int, int] = field(default_factory=dict)  # h var -> x var of its set
     host_tiles: list[tuple[int, int, int]] = field(default_factory=list)  # (w, x var, tile)
     real: dict[int, Counter[int]] = field(default_factory=dict)  # meld -> its real tiles
+    # Off: a staying joker may lie anywhere as its tile (the relaxation solved first).
+    with_their_sets: bool = True
+    # (meld, tile) -> columns where its one staying joker may lie without a p (uncontested)
+    loose: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     # p var -> (meld, column, tile): staying jokers of a meld standing for tile in a column
     placements: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     # q var -> (meld, column, tile): copies of a column holding that meld's own tile
@@ -256,25 +261,29 @@ class TableJokerRules(Extension):
 
     def _with_their_sets(self, model: Formulation, capped: bool) -> Pinned:
         """``p`` and ``q`` (module docstring) for every meld with jokers; the terms they
-        put in each place ``(column, tile)``."""
+        put in each contested place ``(column, tile)``."""
         pinned: Pinned = {}
+        if not self.with_their_sets:
+            if capped:  # only where they lie, for the jokers per set
+                self._anywhere(model, pinned)
+            return pinned
         open_places = _open_places(model)
+        reach = {j.meld: self._reach(model, j, open_places) for j in self.melds}
+        crowd = Counter[tuple[int, int]]()  # place -> how many p and q may lie there
+        for found in reach.values():
+            for col, holds, claimable in found:
+                crowd.update((col, t) for t in (*holds, *claimable))
+        hosted = self._host_places(model)
+
+        def contested(col: int, tile: int) -> bool:
+            return crowd[(col, tile)] > 1 or (col, tile) in hosted
+
         for jokers in self.melds:
-            placed, claimed, own = self._placements(model, jokers, open_places, pinned, capped)
             m = jokers.meld
-            for t, stay in jokers.stay.items():
-                terms = placed.get(t, [])
-                if capped:  # every staying joker is placed, in its own survival or elsewhere
-                    model.add_constraint(f"stay[{m},{t}] placed", (*terms, (stay, -1)), 0, 0)
-                    continue
-                if terms:
-                    model.at_most(f"stay[{m},{t}] away", (*terms, (stay, -1)), 0)
-                survives_with = [(k, -1) for k, types in own if t in types]
-                model.at_most(
-                    f"stay[{m},{t}] with its set",
-                    ((stay, 1), *((v, -1) for v, _ in terms), *survives_with),
-                    0,
-                )
+            placed, claimed, own = self._placements(
+                model, jokers, reach[m], pinned, capped, contested
+            )
+            self._stay_with_their_sets(model, jokers, placed, own, capped)
             for u, count in self.real[m].items():
                 if u in claimed:  # a meld that survives keeps all its tiles
                     model.at_most(
@@ -284,16 +293,78 @@ class TableJokerRules(Extension):
                     )
         return pinned
 
+    def _anywhere(self, model: Formulation, pinned: Pinned) -> None:
+        """``p[m,c,t]`` in every column holding ``t`` (any meld's place), ``stay = sum p``:
+        where each staying joker lies, for the jokers per set, wherever it goes."""
+        joker = model.rules.joker_index
+        columns = [(var, s.counts) for var, s in model.sets.items()]
+        columns += [(var, survival.counts) for var, (_, survival) in model.kept.items()]
+        for jokers in self.melds:
+            m = jokers.meld
+            placed: dict[int, list[tuple[int, int]]] = {}
+            for col, counts in columns:
+                for t, a in counts:
+                    if t != joker and t in jokers.stay:
+                        upper = a * model.variables[col].upper
+                        p = model.add_variable(f"p{m}_{col}_{t}", 0, upper)
+                        self.placements[p] = (m, col, t)
+                        placed.setdefault(t, []).append((p, 1))
+                        pinned.setdefault((col, t), []).append((p, 1))
+            for t, stay in jokers.stay.items():
+                terms = (*placed.get(t, ()), (stay, -1))
+                model.add_constraint(f"stay[{m},{t}] placed", terms, 0, 0)
+
+    def _reach(
+        self, model: Formulation, jokers: MeldJokers, open_places: dict[int, frozenset[int]]
+    ) -> list[tuple[int, list[int], list[int]]]:
+        """(column, staying tiles it may hold, the meld's tiles beside them) for every
+        column where the meld's staying jokers may lie besides its own survival."""
+        m, real = jokers.meld, self.real[jokers.meld]
+        found = []
+        for col, places in open_places.items():
+            if col in model.kept and model.kept[col][0] == m:
+                continue
+            holds = [t for t in jokers.stay if t in places]
+            claimable = [u for u in real if u in places]
+            if holds and claimable:
+                found.append((col, holds, claimable))
+        return found
+
+    def _host_places(self, model: Formulation) -> set[tuple[int, int]]:
+        """Places where a strict host's rack tile (or, in the wildcard form, a freed joker)
+        may lie: staying jokers and claimed tiles there must count them."""
+        if not self.strict:
+            return set()
+        rack = set(model.placed.values())
+        joker = model.rules.joker_index
+        found: set[tuple[int, int]] = set()
+        for col, s in model.sets.items():
+            types = [t for t, _ in s.counts if t != joker]
+            if len([t for t in types if t in rack]) < 2:
+                continue
+            if self.stand_ins is not None:  # any place of a joker-free host copy
+                found.update((col, t) for t in types)
+            elif dict(s.counts).get(joker):
+                found.update((col, t) for t in types if t in rack)
+        return found
+
     def _placements(
         self,
         model: Formulation,
         jokers: MeldJokers,
-        open_places: dict[int, frozenset[int]],
+        reach: list[tuple[int, list[int], list[int]]],
         pinned: Pinned,
         capped: bool,
+        contested: Callable[[int, int], bool],
     ) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[tuple[int, int]]], OwnColumns]:
-        """The ``p`` and ``q`` of one meld's jokers, by tile; its survival columns."""
+        """The ``p`` and ``q`` of one meld's jokers, by tile; its survival columns.
+
+        A meld whose jokers are one at a time needs one tile beside its joker: where no
+        other ``p`` or ``q`` and no host may take a place of the column, a copy holding its
+        joker holds a tile of it (tiles of a kind are interchangeable), so no ``q`` is made
+        there; the reader then picks the tile."""
         m, real = jokers.meld, self.real[jokers.meld]
+        single = all(len(meaning) == 1 for meaning in jokers.meanings)
         placed: dict[int, list[tuple[int, int]]] = {}
         claimed: dict[int, list[tuple[int, int]]] = {}
         own: OwnColumns = [
@@ -301,27 +372,31 @@ class TableJokerRules(Extension):
             for k, (owner, survival) in model.kept.items()
             if owner == m
         ]
-        for col, places in open_places.items():
-            if col in model.kept and model.kept[col][0] == m:
-                continue
-            holds = [t for t in jokers.stay if t in places]
-            claimable = [u for u in real if u in places]
-            if not holds or not claimable:
-                continue
+        for col, holds, claimable in reach:
             upper = model.variables[col].upper
             claims = []
-            for u in claimable:
-                q = model.add_variable(f"q{m}_{col}_{u}", 0, min(upper, real[u]))
-                self.claims[q] = (m, col, u)
-                claims.append((q, 1))
-                claimed.setdefault(u, []).append((q, 1))
-                pinned.setdefault((col, u), []).append((q, 1))
+            if single and not capped and not any(contested(col, v) for v in (*holds, *claimable)):
+                for t in holds:  # no p: the column's copies count (see _stay_with_their_sets)
+                    self.loose.setdefault((m, t), []).append(col)
+                continue
+            if not single or any(contested(col, u) for u in claimable):
+                for u in claimable:
+                    q = model.add_variable(f"q{m}_{col}_{u}", 0, min(upper, real[u]))
+                    self.claims[q] = (m, col, u)
+                    claims.append((q, 1))
+                    claimed.setdefault(u, []).append((q, 1))
+                    if contested(col, u):
+                        pinned.setdefault((col, u), []).append((q, 1))
             for t in holds:
                 p = model.add_variable(f"p{m}_{col}_{t}", 0, upper)
                 self.placements[p] = (m, col, t)
-                model.at_least(f"claims for p{m}_{col}_{t}", (*claims, (p, -1)), 0)
+                if claims:
+                    model.at_least(f"claims for p{m}_{col}_{t}", (*claims, (p, -1)), 0)
                 placed.setdefault(t, []).append((p, 1))
-                pinned.setdefault((col, t), []).append((p, 1))
+                if contested(col, t) or capped:
+                    pinned.setdefault((col, t), []).append((p, 1))
+                else:
+                    model.at_most(f"p{m}_{col}_{t} in copies", ((p, 1), (col, -1)), 0)
         if capped:  # where in its own survival: the jokers per set count them
             for k, types in own:
                 for t in jokers.stay:
@@ -331,6 +406,42 @@ class TableJokerRules(Extension):
                         placed.setdefault(t, []).append((p, 1))
                         pinned.setdefault((k, t), []).append((p, 1))
         return placed, claimed, own
+
+    def _stay_with_their_sets(
+        self,
+        model: Formulation,
+        jokers: MeldJokers,
+        placed: dict[int, list[tuple[int, int]]],
+        own: OwnColumns,
+        capped: bool,
+    ) -> None:
+        """A meld's staying jokers lie where ``p`` says or in its survival; a meld whose
+        jokers are one at a time lays one elsewhere only when it does not survive."""
+        m = jokers.meld
+        for t, stay in jokers.stay.items():
+            terms = placed.get(t, [])
+            if capped:  # every staying joker is placed, in its own survival or elsewhere
+                model.add_constraint(f"stay[{m},{t}] placed", (*terms, (stay, -1)), 0, 0)
+                continue
+            if terms:
+                model.at_most(f"stay[{m},{t}] away", (*terms, (stay, -1)), 0)
+            survives_with = [(k, -1) for k, types in own if t in types]
+            # A joker that is one at a time may lie in any chosen copy of a column that
+            # holds its tile and a tile of its meld, where nothing else contests a place.
+            loose = [(col, -1) for col in self.loose.get((m, t), ())]
+            model.at_most(
+                f"stay[{m},{t}] with its set",
+                ((stay, 1), *((v, -1) for v, _ in terms), *survives_with, *loose),
+                0,
+            )
+        if all(len(meaning) == 1 for meaning in jokers.meanings):
+            away = [
+                (p, 1)
+                for p, (owner, col, _) in self.placements.items()
+                if owner == m and not (col in model.kept and model.kept[col][0] == m)
+            ]
+            if away:
+                model.at_most(f"meld {m} survives or lends", (*away, *((k, 1) for k, _ in own)), 1)
 
     def _one_tile_per_place(self, model: Formulation, pinned: Pinned) -> None:
         """A place ``t`` of a column holds one tile a copy: staying jokers, claimed tiles
@@ -386,6 +497,11 @@ class TableJokerRules(Extension):
             for p, (m, col, t) in self.placements.items()
             if values[p]
         ]
+
+    def loose_columns(self, rules: RuleSet) -> dict[tuple[int, Tile], list[int]]:
+        """(meld, tile) -> the columns where that meld's one staying joker may lie beside a
+        tile of its meld without the model saying which (any chosen copy will do)."""
+        return {(m, rules.tile_types[t]): cols for (m, t), cols in self.loose.items()}
 
     def claimed_tiles(
         self, rules: RuleSet, values: tuple[int, ...]

@@ -453,6 +453,8 @@ def oracle_answer(
     found = search.cover(table, rack, 0)
     assert found is not None, "the untouched table is always a legal answer"
     count, value, jokers, kept = found
+    if count == 0:  # a player who places nothing leaves the table as it was
+        return Answer(Score(0, 0, 0, 0), list(position.table))
     moved = len(position.table_tiles()) - kept
     return Answer(Score(count, value, moved, jokers), melds(search.cover_witness(table, rack, 0)))
 

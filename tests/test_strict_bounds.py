@@ -1,4 +1,4 @@
-"""The strict joker rule's bounds (``solver/engine.py``, ``_strict_by_bounds``).
+"""The strict joker rule's bounds (``solver/engine.py``, ``_solve`` and ``_relaxed``).
 
 Where the strict model spells out its jokers (more jokers in play than a set may hold),
 the solver first solves the strict rule with as many jokers per set as the game has (the
@@ -97,7 +97,7 @@ def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
 
 
 def _branch(position: Position, objective: str, keep: bool) -> str:
-    """Which of the solver's models gives the answer (as ``_strict_by_bounds`` decides)."""
+    """Which of the solver's models gives the answer (as ``_solve`` decides)."""
     relaxed = _relaxed_position(position)
     if relaxed is None:
         return "exact, no relaxed model"
