@@ -11,14 +11,20 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from joker_fate import stays_with_its_set, untouched_if_nothing_placed
+from oracle_jokers import joker_oracle_answer
+from solver_score import solver_score
+from user_path import PRESET_NAMES, joker_heavy_position, rules_for
 
 from rummikub.arena.errors import IllegalPlayError
 from rummikub.arena.game import RoundState, play_turn
 from rummikub.arena.protocol import PlayerView, Reply
 from rummikub.cli.main import main
-from rummikub.models import Meld, parse_tiles
+from rummikub.models import Meld, Position, parse_tiles
 from rummikub.models.jokers import JokerRule
 from rummikub.models.rules import RuleSet
+from rummikub.models.validation import move_problems
+from rummikub.solver import solve
 
 JOKER_RULES = ("strict", "locked")
 
@@ -152,3 +158,38 @@ def test_the_arena_refuses_a_reply_that_carries_a_joker_off(rule: str) -> None:
         "joker standing for r4 in table meld 1 'r1 r2 r3 j' is not replaced" in p
         for p in caught.value.problems
     )
+
+
+CAMPAIGN = 300  # random joker positions per rule, the presets in turn
+
+
+def _campaign_position(seed: int, rule: str) -> Position:
+    preset = PRESET_NAMES[seed % len(PRESET_NAMES)]
+    return joker_heavy_position(31_000 + seed, rules_for(preset, rule), small=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", JOKER_RULES)
+def test_random_joker_positions_keep_the_rule(rule: str) -> None:
+    """Seeded random positions with table jokers (every preset in turn): each answer is
+    legal (the validator), every joker that is not replaced stays with its set and a draw
+    is the untouched table (the independent checker of tests/joker_fate.py), and the score
+    is the brute-force oracle's (tests/oracle_jokers.py, written from the rules)."""
+    failures = []
+    draws = 0
+    for seed in range(CAMPAIGN):
+        position = _campaign_position(seed, rule)
+        move = solve(position)
+        where = f"seed {seed}:\n{position.to_text()}"
+        problems = move_problems(position, move.melds, move.placed)
+        problems += stays_with_its_set(position, move.melds, move.placed)
+        if not untouched_if_nothing_placed(position, move.melds, move.placed):
+            problems.append("a draw rearranged the table")
+        expected = joker_oracle_answer(position, rule).score
+        if solver_score(move) != expected:
+            problems.append(f"scores {solver_score(move)}, the oracle {expected}")
+        if problems:
+            failures.append(f"{where}\n  " + "\n  ".join(problems))
+        draws += move.is_draw
+    assert not failures, "\n".join(failures[:5])
+    assert draws >= 5  # the campaign exercises draws too
