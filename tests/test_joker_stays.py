@@ -193,3 +193,34 @@ def test_random_joker_positions_keep_the_rule(rule: str) -> None:
         draws += move.is_draw
     assert not failures, "\n".join(failures[:5])
     assert draws >= 5  # the campaign exercises draws too
+
+
+def test_a_game_file_recorded_before_the_rule_still_reads(tmp_path: Path) -> None:
+    """A game file holding a play that carried a joker off (recorded before the rule)
+    replays as recorded: the game opens, and newly typed plays follow the rule."""
+    games = tmp_path / "games"
+
+    def run(*args: str) -> tuple[int, str, str]:
+        result = CliRunner().invoke(main, ["game", "--dir", str(games), *args])
+        return result.exit_code, result.stdout, result.stderr
+
+    rack = "r1 r2 k5 b6 o7 o8 b2 k2 r6 b11 o3 k9 b12 r7"
+    assert (
+        run("new", "g", "--players", "2", "--rack", rack, "--first", "1", "--joker-rule", "strict")[
+            0
+        ]
+        == 0
+    )
+    assert run("g", "table", "r10 r11 r12 j")[0] == 0
+    assert run("g", "draw", "k1")[0] == 0
+    walk_off = {"event": "table", "seat": 1, "table": [["r10", "r11", "r12"], ["k13", "o13", "j"]]}
+    with (games / "g.jsonl").open("a") as log:
+        log.write(json.dumps(walk_off) + "\n")
+    code, out, err = run("g", "show", "--json")
+    assert code == 0, err
+    state = json.loads(out)
+    assert state["table"] == [["r10", "r11", "r12"], ["k13", "o13", "j"]]
+    code, _, err = run("g", "undo")
+    assert code == 0, err
+    code, _, err = run("g", "table", "r10 r11 r12 | k13 o13 j")  # typed now: refused
+    assert code == 2 and "stays with its set" in err
