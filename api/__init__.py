@@ -11,7 +11,8 @@ The small public API::
         print(step)
 
 Everything here is also importable from the subpackages that define it
-(:mod:`rummikub.models`, :mod:`rummikub.solver`, :mod:`rummikub.arena`). The names load on
+(:mod:`rummikub.models`, :mod:`rummikub.solver`, :mod:`rummikub.steps`,
+:mod:`rummikub.analysis`). The names load on
 first use, so ``import rummikub`` (and the ``rummikub`` command) stays fast.
 """
 
@@ -21,6 +22,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rummikub.analysis import Analysis, analyze
     from rummikub.models import (
         IllegalMeldError,
         IllegalPositionError,
@@ -34,18 +36,8 @@ if TYPE_CHECKING:
         SolverError,
         Tile,
     )
-    from rummikub.solver import (
-        Analysis,
-        Limit,
-        Move,
-        Objective,
-        RankedMoves,
-        Status,
-        analyze,
-        explain,
-        solve,
-        solve_top,
-    )
+    from rummikub.solver import Limit, Move, Objective, RankedMoves, Status, solve, solve_top
+    from rummikub.steps import Step, explain
 
 _HOMES = {
     "IllegalMeldError": "rummikub.models",
@@ -59,18 +51,19 @@ _HOMES = {
     "RummikubError": "rummikub.models",
     "SolverError": "rummikub.models",
     "Tile": "rummikub.models",
-    "Analysis": "rummikub.solver",
+    "Analysis": "rummikub.analysis",
     "Limit": "rummikub.solver",
     "Move": "rummikub.solver",
     "Objective": "rummikub.solver",
     "RankedMoves": "rummikub.solver",
     "Status": "rummikub.solver",
-    "analyze": "rummikub.solver",
-    "explain": "rummikub.solver",
+    "analyze": "rummikub.analysis",
+    "explain": "rummikub.steps",
+    "Step": "rummikub.steps",
     "solve": "rummikub.solver",
     "solve_top": "rummikub.solver",
 }
-_SUBPACKAGES = ("models", "solver", "arena", "cli")
+_SUBPACKAGES = ("models", "solver", "steps", "game", "arena", "analysis", "picture", "cli")
 
 __all__ = [
     "Analysis",
@@ -89,6 +82,7 @@ __all__ = [
     "RummikubError",
     "SolverError",
     "Status",
+    "Step",
     "Tile",
     "analyze",
     "explain",

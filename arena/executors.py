@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from rummikub.arena.errors import ArenaError
+from rummikub.game.errors import ArenaError
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -7,7 +7,7 @@ Every turn the planner asks the solver for a few candidate moves (:func:`candida
 * ``keep jokers`` — the most real tiles, a joker only where it lets more real tiles down;
 * ``hold`` — draw (or pass), keeping the whole rack.
 
-For advice (``partial=True``, :mod:`~rummikub.arena.advice`) two ways of playing part of
+For advice (``partial=True``, :mod:`~rummikub.analysis.advice`) two ways of playing part of
 the rack join them once the player has opened: ``keep sets`` holds back the sets the rack
 makes on its own (a go-out threat that can be laid any turn) and plays the rest, and
 ``sets only`` lays just those sets, leaving the table as it is.
@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rummikub.arena.heuristic import meld_value
-from rummikub.arena.protocol import DRAW, PlayerView, Reply
+from rummikub.game.protocol import DRAW, PlayerView, Reply
 from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position

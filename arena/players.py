@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rummikub.arena.errors import ArenaError
 from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
 from rummikub.arena.planner import Planner
-from rummikub.arena.protocol import DRAW, Action, Player, PlayerView, Reply
+from rummikub.game.errors import ArenaError
+from rummikub.game.protocol import DRAW, Action, Player, PlayerView, Reply
 from rummikub.models.position import Position
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummikub.arena.errors import ArenaError
 from rummikub.arena.tournament import TournamentResult
+from rummikub.game.errors import ArenaError
 
 
 def import_pyplot() -> Any:

@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummikub.arena.errors import ArenaError
 from rummikub.arena.executors import ordered_map
-from rummikub.arena.game import GameConfig, play_game
 from rummikub.arena.players import TURN_WORK_LIMIT, make_player
-from rummikub.arena.record import Event, GameRecorder
 from rummikub.arena.stats import DealSample, EloEstimate, Sprt
+from rummikub.game.errors import ArenaError
+from rummikub.game.record import Event, GameRecorder
+from rummikub.game.rounds import GameConfig, play_game
 
 
 def entrant_labels(specs: Sequence[str]) -> list[str]:

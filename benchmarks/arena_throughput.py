@@ -18,14 +18,14 @@ import pstats
 import resource
 import time
 
-from rummikub.arena.game import play_game
 from rummikub.arena.players import make_player
 from rummikub.arena.tournament import TournamentConfig, deal_seed, run_tournament
+from rummikub.game.rounds import play_game
 
 # (label, file suffix, function name): cumulative time of these functions in the profile.
 PARTS = [
-    ("whole games", "arena/game.py", "play_game"),
-    ("  players (all of their thinking)", "arena/game.py", "play_turn"),
+    ("whole games", "game/rounds.py", "play_game"),
+    ("  players (all of their thinking)", "game/rounds.py", "play_turn"),
     ("    solver.solve", "solver/engine.py", "solve"),
     ("      formulate (catalogue, ILP rows)", "solver/formulation.py", "formulate"),
     ("      CP-SAT: build the model", "solver/cpsat.py", "__init__"),

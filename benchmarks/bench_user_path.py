@@ -2,7 +2,7 @@
 
 Every position (``tests/user_path.py``: random joker-heavy positions, the presets in turn
 with the joker rule set) goes through what a user runs: solve, explain, ``--json`` and the
-text render of the CLI, replay of the steps (``rummikub.models.steps.replay``), the
+text render of the CLI, replay of the steps (``rummikub.steps.replay.replay``), the
 independent validator (``rummikub.models.validation``) and the independent check of the
 steps' table jokers (``tests/joker_steps.py``; a step note counts as a failure too).
 Prints, per joker rule, positions,

@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rummikub.arena.companion import (
+from rummikub.arena.players import make_player
+from rummikub.game.companion import (
     Drew,
     Event,
     NewGame,
@@ -32,10 +33,9 @@ from rummikub.arena.companion import (
     Played,
     Scored,
 )
-from rummikub.arena.companion_store import GameStore
-from rummikub.arena.game import GameConfig, play_game
-from rummikub.arena.players import make_player
-from rummikub.arena.record import GameRecorder
+from rummikub.game.record import GameRecorder
+from rummikub.game.rounds import GameConfig, play_game
+from rummikub.game.store import GameStore
 from rummikub.models.meld import Meld
 from rummikub.models.rules import STANDARD
 from rummikub.models.tile import Tile

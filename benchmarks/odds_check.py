@@ -26,10 +26,10 @@ import random
 import sys
 import time
 
+from rummikub.analysis.hands import can_open
+from rummikub.analysis.odds import Question, count_hands, wilson_interval
 from rummikub.cli.odds import parse_sizes
 from rummikub.models.generate import full_set
-from rummikub.models.hands import can_open
-from rummikub.models.odds import Question, count_hands, wilson_interval
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile

@@ -20,11 +20,11 @@ import statistics
 import time
 from collections import defaultdict
 
-from rummikub.arena.game import play_game
 from rummikub.arena.planner import Planner
 from rummikub.arena.players import make_player
-from rummikub.arena.protocol import PlayerView, Reply
 from rummikub.arena.tournament import deal_seed
+from rummikub.game.protocol import PlayerView, Reply
+from rummikub.game.rounds import play_game
 
 
 class TimedPlanner(Planner):

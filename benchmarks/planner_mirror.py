@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummikub.arena.planner import Candidate, Planner, PlannerParams
-from rummikub.arena.protocol import PlayerView
+from rummikub.game.protocol import PlayerView
 
 
 class Early(Planner):

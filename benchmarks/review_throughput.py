@@ -4,7 +4,7 @@
     python benchmarks/review_throughput.py --games 48 --jobs 2 --json out.json
 
 Records a seeded tournament (in this process), then reviews every turn of it with
-``rummikub.arena.review.review_games`` twice: serially, and through the process executor
+``rummikub.analysis.review.review_games`` twice: serially, and through the process executor
 with ``--jobs`` workers (the same figures, as the review never depends on the executor; the
 script checks it). Reports turns per wall-clock second and per CPU second (this process and
 its workers: the machine may be shared), and the share of optima proved.
@@ -18,7 +18,7 @@ import resource
 import time
 from typing import Any
 
-from rummikub.arena.review import RecordedGame, review_games
+from rummikub.analysis.review import RecordedGame, review_games
 from rummikub.arena.tournament import TournamentConfig, run_tournament
 
 

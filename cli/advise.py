@@ -1,6 +1,6 @@
 """``rummikub advise``: play all, play part or hold? Each candidate move's chance to win.
 
-A thin layer over :mod:`rummikub.arena.advice`; the arena and the solver load only when the
+A thin layer over :mod:`rummikub.analysis.advice`; the arena and the solver load only when the
 command runs.
 """
 
@@ -17,7 +17,7 @@ from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
 
 if TYPE_CHECKING:
-    from rummikub.arena.advice import Advice, Situation
+    from rummikub.analysis.advice import Advice, Situation
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -36,7 +36,7 @@ def _tiles(tiles: list[str]) -> str:
 
 def render_text(advice: Advice, executor: str, jobs: int) -> str:
     """The table of candidates, the recommendation and what each move keeps back."""
-    from rummikub.arena.advice import describe
+    from rummikub.analysis.advice import describe
 
     data = advice.to_json()
     situation = advice.situation
@@ -147,7 +147,7 @@ def give_advice(
     note: str | None = None,
 ) -> None:
     """Weigh the situation's candidates and print the advice (``extra`` joins the JSON)."""
-    from rummikub.arena.advice import advise as weigh
+    from rummikub.analysis.advice import advise as weigh
 
     if executor == "ray":
         from rummikub.arena.executors import import_ray
@@ -242,7 +242,7 @@ def advise(
     rules_spec: str | None,
     as_json: bool,
 ) -> None:
-    from rummikub.arena.advice import Situation
+    from rummikub.analysis.advice import Situation
     from rummikub.cli.main import _load_position
     from rummikub.models.presets import resolve_rules
 

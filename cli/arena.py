@@ -206,7 +206,7 @@ def write_games_csv(result: TournamentResult, path: str) -> None:
 
 
 def _replay(path: str, as_json: bool) -> None:
-    from rummikub.arena.replay import replay_file
+    from rummikub.game.replay import replay_file
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -394,11 +394,11 @@ def arena(
     if not players:
         _fail("give --players (comma-separated, see --list), --list or --replay")
 
-    from rummikub.arena.game import GameConfig
     from rummikub.arena.players import make_player
-    from rummikub.arena.record import write_events
     from rummikub.arena.stats import Sprt
     from rummikub.arena.tournament import TournamentConfig, run_tournament
+    from rummikub.game.record import write_events
+    from rummikub.game.rounds import GameConfig
 
     if os.getcwd() not in sys.path:  # module:callable resolves from here, as with python -m
         sys.path.insert(0, os.getcwd())

@@ -1,7 +1,7 @@
 """``rummikub game``: follow a real game turn by turn (a thin layer over the companion).
 
-The state model is :mod:`rummikub.arena.companion`, the files
-:mod:`rummikub.arena.companion_store`; this module parses, calls them and prints. The
+The state model is :mod:`rummikub.game.companion`, the files
+:mod:`rummikub.game.store`; this module parses, calls them and prints. The
 interactive prompt (``rummikub game NAME``) is :mod:`rummikub.cli.game_prompt`.
 """
 
@@ -18,8 +18,8 @@ from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
 
 if TYPE_CHECKING:
-    from rummikub.arena.companion import Event, GameState
-    from rummikub.arena.companion_store import GameStore, StoredGame
+    from rummikub.game.companion import Event, GameState
+    from rummikub.game.store import GameStore, StoredGame
     from rummikub.models.meld import Meld
     from rummikub.models.rules import RuleSet
     from rummikub.models.tile import Tile
@@ -127,7 +127,7 @@ def _status_line(state: GameState) -> str:
 
 
 def _say_recorded(event: Event, before: GameState, after: GameState) -> None:
-    from rummikub.arena.companion import OpponentPlayed, Played
+    from rummikub.game.companion import OpponentPlayed, Played
 
     line = f"Recorded: {event.describe()}"
     if isinstance(event, OpponentPlayed):
@@ -147,7 +147,7 @@ def _say_recorded(event: Event, before: GameState, after: GameState) -> None:
 
 def _skipped(event: Event, before: GameState) -> list[int]:
     """The opponents whose turns went by without an event before ``event``."""
-    from rummikub.arena.companion import Drew, OpponentDrew, OpponentPlayed, Passed, Played
+    from rummikub.game.companion import Drew, OpponentDrew, OpponentPlayed, Passed, Played
 
     if isinstance(event, OpponentPlayed | OpponentDrew):
         seat = event.seat
@@ -281,7 +281,7 @@ as append-only JSON Lines logs.
 )
 @click.pass_context
 def game(ctx: click.Context, directory: str | None) -> None:
-    from rummikub.arena.companion_store import GameStore
+    from rummikub.game.store import GameStore
 
     ctx.find_root().meta["rummikub.games"] = GameStore(directory)
 
@@ -323,7 +323,7 @@ def new_game(
     target: int,
     rules: RuleSet,
 ) -> None:
-    from rummikub.arena.companion import NewGame
+    from rummikub.game.companion import NewGame
 
     tiles = tuple(_tiles(rack, "--rack"))
     game_ = _store(ctx).create(name, NewGame(players, tiles, rules, first, target))
@@ -405,7 +405,7 @@ def export_game(ctx: click.Context, name: str, as_json: bool) -> None:
 )
 @click.pass_context
 def session(ctx: click.Context) -> None:
-    from rummikub.arena.companion_store import BadGameNameError, check_name
+    from rummikub.game.store import BadGameNameError, check_name
 
     name = ctx.info_name or ""
     try:
@@ -425,7 +425,7 @@ def session(ctx: click.Context) -> None:
 @click.pass_context
 @_guard
 def show(ctx: click.Context, as_json: bool, color: bool | None) -> None:
-    from rummikub.arena.companion import state_json
+    from rummikub.game.companion import state_json
 
     state = _load(ctx).history.state
     if as_json:
@@ -447,7 +447,7 @@ The opponent is the next one to play, or --seat N (those before N drew).
 @click.pass_context
 @_guard
 def table(ctx: click.Context, melds: tuple[str, ...], seat: int | None) -> None:
-    from rummikub.arena.companion import OpponentPlayed
+    from rummikub.game.companion import OpponentPlayed
 
     new_table = _melds(" ".join(melds), "table")
     _record(ctx, lambda state: OpponentPlayed(_opponent(state, seat), new_table))
@@ -469,7 +469,7 @@ def _opponent(state: GameState, seat: int | None) -> int:
 @click.pass_context
 @_guard
 def drew(ctx: click.Context, seat: int | None) -> None:
-    from rummikub.arena.companion import OpponentDrew
+    from rummikub.game.companion import OpponentDrew
 
     _record(ctx, lambda state: OpponentDrew(_opponent(state, seat)))
 
@@ -479,7 +479,7 @@ def drew(ctx: click.Context, seat: int | None) -> None:
 @click.pass_context
 @_guard
 def draw(ctx: click.Context, tile: str) -> None:
-    from rummikub.arena.companion import Drew
+    from rummikub.game.companion import Drew
 
     tiles = _tiles(tile, "tile")
     if len(tiles) != 1:
@@ -491,7 +491,7 @@ def draw(ctx: click.Context, tile: str) -> None:
 @click.pass_context
 @_guard
 def pass_turn(ctx: click.Context) -> None:
-    from rummikub.arena.companion import Passed
+    from rummikub.game.companion import Passed
 
     _record(ctx, Passed())
 
@@ -551,9 +551,9 @@ def best(
     as_json: bool,
     color: bool | None,
 ) -> None:
+    from rummikub.analysis.position import analyze
     from rummikub.cli.render import render_move, tile_text
     from rummikub.solver import Limit
-    from rummikub.solver.analysis import analyze
 
     state = _load(ctx).history.state
     if state.ended is not None:
@@ -623,7 +623,7 @@ def advise(
     ray_address: str | None,
     as_json: bool,
 ) -> None:
-    from rummikub.arena.advice import Situation
+    from rummikub.analysis.advice import Situation
     from rummikub.cli.advise import give_advice
 
     state = _load(ctx).history.state
@@ -663,7 +663,7 @@ def play(
     keep_jokers: bool,
     time_limit: float,
 ) -> None:
-    from rummikub.arena.companion import Played
+    from rummikub.game.companion import Played
 
     if melds:
         _record(ctx, Played(_melds(" ".join(melds), "table")))
@@ -684,7 +684,7 @@ def play(
 @click.pass_context
 @_guard
 def undo(ctx: click.Context) -> None:
-    from rummikub.arena.companion import Undo
+    from rummikub.game.companion import Undo
 
     game_ = _load(ctx)
     last = game_.history.last
@@ -697,7 +697,7 @@ def undo(ctx: click.Context) -> None:
 @click.pass_context
 @_guard
 def redo(ctx: click.Context) -> None:
-    from rummikub.arena.companion import Redo
+    from rummikub.game.companion import Redo
 
     game_ = _load(ctx)
     event = game_.history.next_redo
@@ -730,7 +730,7 @@ rack value. Losers score minus their rack (a joker 30), the winner the sum.
 @click.pass_context
 @_guard
 def score(ctx: click.Context, racks: str) -> None:
-    from rummikub.arena.companion import Scored
+    from rummikub.game.companion import Scored
 
     game_ = _record(ctx, Scored(_racks(racks)))
     state = game_.history.state
@@ -747,7 +747,7 @@ def score(ctx: click.Context, racks: str) -> None:
 @click.pass_context
 @_guard
 def next_round(ctx: click.Context, rack: str, first: int) -> None:
-    from rummikub.arena.companion import NewRound
+    from rummikub.game.companion import NewRound
 
     tiles = tuple(_tiles(rack, "--rack"))
     _record(ctx, NewRound(tiles, first))

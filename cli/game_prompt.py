@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
 
-    from rummikub.arena.companion import GameState
+    from rummikub.game.companion import GameState
 
 _PROMPT_HELP = (
     "Commands: " + ", ".join(GAME_COMMANDS) + "; 'help COMMAND' for one, 'quit' to leave. "

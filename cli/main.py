@@ -307,7 +307,7 @@ def solve(
 
     load_backend(backend)  # a missing package is reported before any input is read
     if png_path is not None:
-        from rummikub.models.picture import require_pillow
+        from rummikub.picture.svg import require_pillow
 
         require_pillow()
     for picture in (svg_path, png_path):  # a bad path is reported before the solve
@@ -464,8 +464,8 @@ def analyze(
     color: bool | None,
     rules: RuleSet,
 ) -> None:
+    from rummikub.analysis.position import analyze as analyse_position
     from rummikub.solver import Limit
-    from rummikub.solver.analysis import analyze as analyse_position
     from rummikub.solver.engine import load_backend
 
     load_backend(backend)

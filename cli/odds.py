@@ -12,7 +12,7 @@ import click
 from rummikub.cli.errors import fail, guard
 
 if TYPE_CHECKING:
-    from rummikub.models.odds import HandOdds
+    from rummikub.analysis.odds import HandOdds
     from rummikub.models.rules import RuleSet
 
 _RANGE = re.compile(r"\s*(\d{1,4})\s*(?:\.\.\s*(\d{1,4})\s*)?")
@@ -114,7 +114,7 @@ def build_odds_command(rules_options: Callable[[Any], Any]) -> click.Command:
     ) -> None:
         from dataclasses import replace
 
-        from rummikub.models.odds import CountTooLarge, Question, count_hands, estimate_hands
+        from rummikub.analysis.odds import CountTooLarge, Question, count_hands, estimate_hands
 
         sizes = parse_sizes(tiles_spec)
         if no_jokers:
@@ -154,7 +154,7 @@ def build_odds_command(rules_options: Callable[[Any], Any]) -> click.Command:
 
 def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) -> str:
     """Rows for a person: exact integers and fractions, or estimates with their interval."""
-    from rummikub.models.odds import Question
+    from rummikub.analysis.odds import Question
 
     what = (
         f"can make the opening meld (sets worth at least {max(rules.initial_threshold, 1)})"

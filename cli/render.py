@@ -6,13 +6,13 @@ from collections.abc import Iterable, Sequence
 
 import click
 
-from rummikub.models.picture import TablePicture, table_png, table_svg
+from rummikub.analysis.position import Analysis
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
-from rummikub.solver.analysis import Analysis
+from rummikub.picture.svg import TablePicture, table_png, table_svg
 from rummikub.solver.engine import RankedMoves
-from rummikub.solver.explanation import RACK, explanation
 from rummikub.solver.move import Move, NewMeld, Origin
+from rummikub.steps.planner import RACK, explanation
 
 _TILE_COLOURS: dict[Colour | None, str] = {
     Colour.BLACK: "bright_black",

@@ -17,7 +17,7 @@ import click
 from rummikub.cli.errors import fail, guard
 
 if TYPE_CHECKING:
-    from rummikub.arena.review import PlayerReview, Review, TurnReview
+    from rummikub.analysis.review import PlayerReview, Review, TurnReview
 
 AUTO_JOBS_TURNS = 1000  # below this many solves, starting worker processes costs more than it saves
 
@@ -132,7 +132,7 @@ def render_turn_line(turn: TurnReview) -> str:
 
 def render_review(review: Review, top: int, turns: bool) -> str:
     """The human-readable review: players, worst moves with better moves, optionally turns."""
-    from rummikub.arena.review import MISTAKE_TILES
+    from rummikub.analysis.review import MISTAKE_TILES
 
     reviewed = sum(p.turns for p in review.players)
     games = len(review.games)
@@ -270,7 +270,7 @@ def review(
     progress: bool | None,
     color: bool | None,
 ) -> None:
-    from rummikub.arena.review import (
+    from rummikub.analysis.review import (
         parse_player,
         record_games,
         review_games,

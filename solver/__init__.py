@@ -1,19 +1,16 @@
-"""The optimisation: the best move (or the K best) for a position, its steps, its analysis.
+"""The optimisation: the integer program of a position and its best move (or the K best).
 
-The set catalogue, the formulation and the backends are internals in their own modules
-(:mod:`~rummikub.solver.catalogue`, :mod:`~rummikub.solver.formulation`, ...).
+Set catalogue, formulation, kept melds, joker rules and backends are internals in their own
+modules (:mod:`~rummikub.solver.catalogue`, :mod:`~rummikub.solver.formulation`, ...).
 """
 
-from rummikub.solver.analysis import Analysis, analyze
 from rummikub.solver.engine import RankedMoves, solve, solve_top
-from rummikub.solver.explanation import explain
 from rummikub.solver.limits import DEFAULT_TIME_LIMIT, Limit, Status
 from rummikub.solver.move import Move, NewMeld, Origin
 from rummikub.solver.objectives import Level, Objective
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
-    "Analysis",
     "Level",
     "Limit",
     "Move",
@@ -22,8 +19,6 @@ __all__ = [
     "Origin",
     "RankedMoves",
     "Status",
-    "analyze",
-    "explain",
     "solve",
     "solve_top",
 ]

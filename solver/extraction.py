@@ -12,6 +12,7 @@ from rummikub.models.position import Position
 from rummikub.models.tile import JOKER, Tile
 from rummikub.solver.formulation import Formulation
 from rummikub.solver.move import NewMeld, Origin
+from rummikub.solver.table_jokers import TableJokerRules
 
 
 class ExtractionError(RuntimeError):
@@ -284,181 +285,213 @@ def extract(
 ) -> tuple[tuple[NewMeld, ...], tuple[Tile, ...]]:
     """The new table (each new meld marking its rack tiles) and the placed rack tiles of a
     solution."""
-    rules = position.rules
-    placed = Counter[Tile]()
-    for var, t in model.placed.items():
-        placed[rules.tile_types[t]] += values[var]
+    reader = _Reader(position, model, values)
+    reader.survivals()
+    reader.copies_of_sets()
+    if model.table_jokers is not None:
+        reader.table_jokers(model.table_jokers)
+    reader.stand_ins()
+    return reader.table(), tuple(reader.placed.elements())
 
-    # Under strict/locked rules, table jokers that stayed are solved as the tile they stand
-    # for; they are turned back into jokers below: in their own meld's survival, or where
-    # the model lays them beside a tile of their old meld.
-    jokers = model.table_jokers
-    stay = jokers.staying(rules, values) if jokers else {}
-    freed = jokers.freed(values) if jokers else Counter[int]()
-    laid = [
-        (m, col, tile, count)
-        for m, col, tile, count in (jokers.placed_jokers(rules, values) if jokers else ())
-        if not (col in model.kept and model.kept[col][0] == m)
-    ]
-    own = {m: Counter(tiles) for m, tiles in stay.items()}
-    for m, _, tile, count in laid:
-        own[m][tile] -= count
 
-    survived: dict[int, _Draft] = {}
-    chosen = model.chosen_survivals(values)
-    parted = {m for m, survival in chosen.items() if survival.dropped}  # gave tiles away
-    for m, survival in chosen.items():
-        old = position.table[m]
-        original_counts = old.counts()
-        mine = +own.pop(m, Counter())
-        if survival.as_it_stands and not freed[m] and mine == stay.get(m, Counter()):
-            draft = _Draft(old.tiles, survival.kind, m, original_counts)
-            draft.meanings = _declared_positions(old)
-        else:
-            draft = _Draft(survival.tiles, survival.kind, m, original_counts)
-            for tile, count in mine.items():
-                draft.to_joker(tile, count)
-        draft.original[JOKER] -= freed[m]
-        survived[m] = draft
-    anywhere = jokers is not None and not jokers.with_their_sets
-    if position.initial:
-        survived = {
-            m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
-            for m, meld in enumerate(position.table)
-        }
-    # The tiles of melds that do not survive: table tiles the new melds are built from.
-    moved = tuple(
-        t for m, meld in enumerate(position.table) if m not in survived for t in meld.tiles
-    )
+class _Reader:
+    """One solution read back, step by step (see :func:`extract`)."""
 
-    built: list[_Draft] = []
-    copies: dict[int, list[_Draft]] = {}
-    for var, s in model.sets.items():
-        if values[var]:
-            copies[var] = [_Draft(s.tiles, s.kind) for _ in range(values[var])]
-            built += copies[var]
-    real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> its rack tiles
-    keep_real: dict[int, Counter[Tile]] = {}  # id of a draft -> tiles that stay real there
-    if jokers:
+    def __init__(self, position: Position, model: Formulation, values: tuple[int, ...]) -> None:
+        self.position, self.model, self.values = position, model, values
+        rules = self.rules = position.rules
+        self.placed = Counter[Tile]()
+        for var, t in model.placed.items():
+            self.placed[rules.tile_types[t]] += values[var]
+        # Under strict/locked rules, table jokers that stayed are solved as the tile they
+        # stand for; they are turned back into jokers below: in their own meld's survival,
+        # or where the model lays them beside a tile of their old meld.
+        jokers = model.table_jokers
+        self.stay = jokers.staying(rules, values) if jokers else {}
+        self.freed = jokers.freed(values) if jokers else Counter[int]()
+        self.anywhere = jokers is not None and not jokers.with_their_sets
+        self.laid = [
+            (m, col, tile, count)
+            for m, col, tile, count in (jokers.placed_jokers(rules, values) if jokers else ())
+            if not (col in model.kept and model.kept[col][0] == m)
+        ]
+        self.own = {m: Counter(tiles) for m, tiles in self.stay.items()}
+        for m, _, tile, count in self.laid:
+            self.own[m][tile] -= count
+        self.survived: dict[int, _Draft] = {}
+        self.parted: set[int] = set()  # survivals that gave tiles away
+        self.built: list[_Draft] = []
+        self.copies: dict[int, list[_Draft]] = {}
+        self.real_in: dict[int, Counter[Tile]] = {}  # id of a host copy's draft -> rack tiles
+        self.keep_real: dict[int, Counter[Tile]] = {}  # id of a draft -> tiles kept real
+
+    def survivals(self) -> None:
+        """The old melds that become a new meld (a survival column), their staying jokers
+        in them; on an opening turn the whole table as it is."""
+        chosen = self.model.chosen_survivals(self.values)
+        self.parted = {m for m, survival in chosen.items() if survival.dropped}
+        for m, survival in chosen.items():
+            old = self.position.table[m]
+            mine = +self.own.pop(m, Counter())
+            if survival.as_it_stands and not self.freed[m] and mine == self.stay.get(m, Counter()):
+                draft = _Draft(old.tiles, survival.kind, m, old.counts())
+                draft.meanings = _declared_positions(old)
+            else:
+                draft = _Draft(survival.tiles, survival.kind, m, old.counts())
+                for tile, count in mine.items():
+                    draft.to_joker(tile, count)
+            draft.original[JOKER] -= self.freed[m]
+            self.survived[m] = draft
+        if self.position.initial:
+            self.survived = {
+                m: _Draft(meld.tiles, MeldKind.RUN, m, meld.counts(), _declared_positions(meld))
+                for m, meld in enumerate(self.position.table)
+            }
+
+    def copies_of_sets(self) -> None:
+        """A draft per chosen copy of each set."""
+        for var, s in self.model.sets.items():
+            if self.values[var]:
+                self.copies[var] = [_Draft(s.tiles, s.kind) for _ in range(self.values[var])]
+                self.built += self.copies[var]
+
+    def table_jokers(self, jokers: TableJokerRules) -> None:
+        """Hosts' rack tiles, then the staying jokers where the model lays them."""
+        rules, values = self.rules, self.values
         # Under strict rules a host set holds a freed joker with rack tiles: those tiles
         # stay real there. In turn over the hosting copies, so that each holds two of them.
         turn = Counter[int]()
         for col, hosting, tile, count in jokers.host_rack_tiles(rules, values):
             for _ in range(count):
-                draft = copies[col][turn[col] % hosting]
+                draft = self.copies[col][turn[col] % hosting]
                 turn[col] += 1
-                real_in.setdefault(id(draft), Counter())[tile] += 1
-        for draft_id, tiles in real_in.items():
-            keep_real[draft_id] = Counter(tiles)
-        claims = None if anywhere else jokers.claimed_tiles(rules, values)
-        for col, wants in _by_column(laid, claims, position.table).items():
-            targets = [survived[model.kept[col][0]]] if col in model.kept else copies[col]
-            _lay_with_their_sets(targets, wants, keep_real, rules.max_jokers_per_set)
-        if not anywhere:
-            for (m, tile), cols in jokers.loose_columns(rules).items():
-                if own.get(m, Counter())[tile] > 0:
-                    drafts = [
-                        d
-                        for col in cols
-                        for d in (
-                            [survived[model.kept[col][0]]]
-                            if col in model.kept and values[col]
-                            else copies.get(col, [])
-                        )
-                    ]
-                    own[m][tile] -= _lay_beside(
-                        drafts, tile, own[m][tile], position.table[m], keep_real
-                    )
-            if any(+left for left in own.values()):
-                raise ExtractionError(f"staying table jokers with no place: {own}")
-    built.sort(key=lambda d: id(d) in real_in)  # hosts last
-    wild = Counter[Tile]()
-    if model.stand_ins is not None:  # jokers standing in for tiles of sets, kept melds
-        wild = model.stand_ins.standing_in(rules, values)
-        for col, tile in model.stand_ins.filled_slots(rules, values):
-            # a kept meld's own jokers, where they are: a meld kept as it is was laid out
-            # as the original, jokers included.
-            draft = survived[model.kept[col][0]]
-            as_laid = model.kept[col][1].added == 0
-            wild[tile] -= 1 if as_laid else draft.to_joker(tile, 1, declare=False)
-        if jokers:  # strict rules: the jokers that lie in host copies (freed ones among them)
-            hosts = [d for d in built if id(d) in real_in]
-            for tile, count in jokers.hosted_stand_ins(rules, values).items():
-                wild[tile] -= count
-                for draft in hosts:
-                    if count:
-                        count -= draft.to_joker(tile, 1, skip=keep_real[id(draft)], declare=False)
-                if count:
-                    raise ExtractionError("a joker the model counts in a host has no place")
-    if anywhere:  # after the hosts' jokers: those have their places there
-        hosts_last = sorted(built, key=lambda d: id(d) in real_in)
-        _lay_anywhere(own, hosts_last, survived, keep_real, position.table)
-    for draft in built:
-        for tile in [t for t, k in wild.items() if k > 0]:
-            skip = keep_real.get(id(draft))  # host rack tiles, tiles beside staying jokers
-            wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
-    for draft in survived.values():  # a joker standing in for a tile added to a kept meld
-        skip = draft.original + keep_real.get(id(draft), Counter())
-        for tile in list(+wild):
-            wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
-    if +wild:
-        raise ExtractionError(f"jokers standing in with no place: {+wild}")
-    built = _merge_runs(built, rules.max_jokers_per_set, rules.numbers)
-    built.sort(key=lambda d: [t.sort_key() for t in sorted(d.tiles, key=Tile.sort_key)])
+                self.real_in.setdefault(id(draft), Counter())[tile] += 1
+        self.keep_real.update({key: Counter(tiles) for key, tiles in self.real_in.items()})
+        claims = None if self.anywhere else jokers.claimed_tiles(rules, values)
+        for col, wants in _by_column(self.laid, claims, self.position.table).items():
+            _lay_with_their_sets(
+                self._targets(col), wants, self.keep_real, rules.max_jokers_per_set
+            )
+        if self.anywhere:
+            return
+        for (m, tile), cols in jokers.loose_columns(rules).items():
+            if self.own.get(m, Counter())[tile] > 0:
+                drafts = [d for col in cols for d in self._targets(col)]
+                self.own[m][tile] -= _lay_beside(
+                    drafts, tile, self.own[m][tile], self.position.table[m], self.keep_real
+                )
+        if any(+left for left in self.own.values()):
+            raise ExtractionError(f"staying table jokers with no place: {self.own}")
 
-    rack_pool, table_pool = Counter(placed), Counter(moved)
-    table_pool[JOKER] += sum(freed[m] for m in survived)  # freed from melds that survive
-    for draft in survived.values():
-        # A tile of a surviving meld that now lies elsewhere (a staying joker that moved
-        # along, or the real tile it stood for) is a moved table tile like any other.
-        away = draft.original - Counter(draft.tiles)
-        draft.original -= away
-        table_pool += away
-    result: dict[int, NewMeld] = {}
-    # Melds made of rack tiles alone are "new"; extensions prefer rack tiles; the rest is rebuilt.
-    for i, draft in enumerate(built):
-        need = Counter(draft.tiles)
-        if not need - rack_pool:
-            rack_pool -= need
-            result[i] = NewMeld(draft.meld(), Origin.NEW, None, (True,) * len(draft.tiles))
-    kept_melds = []
-    for m in sorted(survived):
-        draft = survived[m]
-        own = Counter(draft.original)
+    def _targets(self, col: int) -> list[_Draft]:
+        """The drafts of a column: a survival's meld, or the copies of a set."""
+        if col in self.model.kept:
+            return [self.survived[self.model.kept[col][0]]] if self.values[col] else []
+        return self.copies.get(col, [])
+
+    def stand_ins(self) -> None:
+        """The jokers the model counts as standing in for tiles (the wildcard form), and
+        in the relaxation the staying jokers it laid nowhere."""
+        model, rules, values = self.model, self.rules, self.values
+        self.built.sort(key=lambda d: id(d) in self.real_in)  # hosts last
+        wild = Counter[Tile]()
+        if model.stand_ins is not None:  # jokers standing in for tiles of sets, kept melds
+            wild = model.stand_ins.standing_in(rules, values)
+            for col, tile in model.stand_ins.filled_slots(rules, values):
+                # a kept meld's own jokers, where they are: a meld kept as it is was laid
+                # out as the original, jokers included.
+                draft = self.survived[model.kept[col][0]]
+                as_laid = model.kept[col][1].added == 0
+                wild[tile] -= 1 if as_laid else draft.to_joker(tile, 1, declare=False)
+            if model.table_jokers is not None:  # strict: the jokers in host copies
+                self._hosted(model.table_jokers.hosted_stand_ins(rules, values), wild)
+        if self.anywhere:  # after the hosts' jokers: those have their places there
+            hosts_last = sorted(self.built, key=lambda d: id(d) in self.real_in)
+            _lay_anywhere(self.own, hosts_last, self.survived, self.keep_real, self.position.table)
+        for draft in self.built:
+            for tile in [t for t, k in wild.items() if k > 0]:
+                skip = self.keep_real.get(id(draft))  # host rack tiles, tiles beside jokers
+                wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
+        for draft in self.survived.values():  # a joker standing in for an added tile
+            skip = draft.original + self.keep_real.get(id(draft), Counter())
+            for tile in list(+wild):
+                wild[tile] -= draft.to_joker(tile, wild[tile], skip=skip, declare=False)
+        if +wild:
+            raise ExtractionError(f"jokers standing in with no place: {+wild}")
+
+    def _hosted(self, hosted: Counter[Tile], wild: Counter[Tile]) -> None:
+        """The jokers that lie in host copies (freed ones among them), in those copies."""
+        hosts = [d for d in self.built if id(d) in self.real_in]
+        for tile, count in hosted.items():
+            wild[tile] -= count
+            for draft in hosts:
+                if count:
+                    skip = self.keep_real[id(draft)]
+                    count -= draft.to_joker(tile, 1, skip=skip, declare=False)
+            if count:
+                raise ExtractionError("a joker the model counts in a host has no place")
+
+    def table(self) -> tuple[NewMeld, ...]:
+        """The new melds, each tile marked as from the rack or not, with their origins."""
+        built = _merge_runs(self.built, self.rules.max_jokers_per_set, self.rules.numbers)
+        built.sort(key=lambda d: [t.sort_key() for t in sorted(d.tiles, key=Tile.sort_key)])
+        moved = [  # the tiles of melds that do not survive: what new melds are built from
+            t
+            for m, meld in enumerate(self.position.table)
+            if m not in self.survived
+            for t in meld.tiles
+        ]
+        rack_pool, table_pool = Counter(self.placed), Counter(moved)
+        table_pool[JOKER] += sum(self.freed[m] for m in self.survived)  # freed from survivals
+        for draft in self.survived.values():
+            # A tile of a surviving meld that now lies elsewhere (a staying joker that moved
+            # along, or the real tile it stood for) is a moved table tile like any other.
+            away = draft.original - Counter(draft.tiles)
+            draft.original -= away
+            table_pool += away
+        result: dict[int, NewMeld] = {}
+        # Melds of rack tiles alone are "new"; extensions prefer rack tiles; the rest rebuilt.
+        for i, draft in enumerate(built):
+            need = Counter(draft.tiles)
+            if not need - rack_pool:
+                rack_pool -= need
+                result[i] = NewMeld(draft.meld(), Origin.NEW, None, (True,) * len(draft.tiles))
+        kept_melds = [self._survivor(m, rack_pool, table_pool) for m in sorted(self.survived)]
+        for i, draft in enumerate(built):
+            if i not in result:
+                marks = tuple(_from_second(table_pool, rack_pool, tile) for tile in draft.tiles)
+                origin = Origin.NEW if all(marks) else Origin.REBUILT
+                result[i] = NewMeld(draft.meld(), origin, None, marks)
+        if +rack_pool or +table_pool or -rack_pool or -table_pool:
+            raise ExtractionError(f"tiles left over: rack {rack_pool}, table {table_pool}")
+        melds = tuple(kept_melds) + tuple(result[i] for i in range(len(built)))
+        return _as_written(melds, self.position.table)
+
+    def _survivor(self, m: int, rack_pool: Counter[Tile], table_pool: Counter[Tile]) -> NewMeld:
+        """The new meld old meld ``m`` becomes: its own tiles, then rack tiles, then others."""
+        draft = self.survived[m]
+        original = Counter(draft.original)
         marks = []
         for tile in draft.tiles:
-            if own[tile] > 0:
-                own[tile] -= 1
-                marks.append(False)
-            elif rack_pool[tile] > 0:
-                rack_pool[tile] -= 1
-                marks.append(True)
-            else:
-                table_pool[tile] -= 1
-                marks.append(False)
-        origin = (
-            Origin.REBUILT
-            if m in parted
-            else Origin.KEPT
-            if len(draft.tiles) == len(position.table[m])
-            else Origin.EXTENDED
-        )
-        kept_melds.append(NewMeld(draft.meld(), origin, m, tuple(marks)))
-    for i, draft in enumerate(built):
-        if i in result:
-            continue
-        marks = []
-        for tile in draft.tiles:
-            if table_pool[tile] > 0:
-                table_pool[tile] -= 1
+            if original[tile] > 0:
+                original[tile] -= 1
                 marks.append(False)
             else:
-                rack_pool[tile] -= 1
-                marks.append(True)
-        origin = Origin.NEW if all(marks) else Origin.REBUILT
-        result[i] = NewMeld(draft.meld(), origin, None, tuple(marks))
-    assert not +rack_pool and not +table_pool and not -rack_pool and not -table_pool
-    table = _as_written(
-        tuple(kept_melds) + tuple(result[i] for i in range(len(built))), position.table
-    )
-    return table, tuple(placed.elements())
+                marks.append(not _from_second(rack_pool, table_pool, tile))
+        if m in self.parted:
+            origin = Origin.REBUILT
+        elif len(draft.tiles) == len(self.position.table[m]):
+            origin = Origin.KEPT
+        else:
+            origin = Origin.EXTENDED
+        return NewMeld(draft.meld(), origin, m, tuple(marks))
+
+
+def _from_second(first: Counter[Tile], second: Counter[Tile], tile: Tile) -> bool:
+    """Take ``tile`` from ``first`` if it holds one, else from ``second``; whether it came
+    from ``second``."""
+    if first[tile] > 0:
+        first[tile] -= 1
+        return False
+    second[tile] -= 1
+    return True

@@ -142,7 +142,7 @@ class Move:
         Per meld, ``provenance`` says where each tile came from (``"rack"`` or the index of
         the old table meld); ``steps`` lists how a person carries the move out.
         """
-        from rummikub.solver.explanation import RACK, explanation  # it imports us
+        from rummikub.steps.planner import RACK, explanation  # it imports us
 
         told = explanation(self, steps)
         jokers = [

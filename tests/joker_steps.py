@@ -27,9 +27,9 @@ from itertools import combinations, permutations
 from oracle_jokers import joker_meanings, laid_run_meaning
 
 from rummikub.models import JokerRule, Meld, RuleSet, Tile
-from rummikub.models.steps import Step, Swap
 from rummikub.solver import Move
-from rummikub.solver.explanation import RACK, Explanation, explanation
+from rummikub.steps.planner import RACK, Explanation, explanation
+from rummikub.steps.replay import Step, Swap
 
 FREE = "free"  # a joker freed by a swap
 RACK_JOKER = "rack"  # a joker from the rack

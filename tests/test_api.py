@@ -16,17 +16,17 @@ import pytest
 from click.testing import CliRunner
 
 import rummikub
-from rummikub.models.steps import replay
 from rummikub.models.validation import move_problems
+from rummikub.steps.replay import replay
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MIDGAME = (EXAMPLES / "midgame.txt").read_text()
-SUBPACKAGES = ("models", "solver", "arena", "cli")  # the folders mapped to rummikub.*
+# The folders mapped to rummikub.*
+SUBPACKAGES = ("models", "solver", "steps", "game", "arena", "analysis", "picture", "cli")
 
 
 def test_every_public_name_is_the_one_its_subpackage_defines() -> None:
-    homes = {"models": importlib.import_module("rummikub.models")}
-    homes["solver"] = importlib.import_module("rummikub.solver")
+    homes = {sub: importlib.import_module(f"rummikub.{sub}") for sub in SUBPACKAGES}
     for name in rummikub.__all__:
         value = getattr(rummikub, name)
         assert any(getattr(home, name, None) is value for home in homes.values()), name
@@ -139,20 +139,20 @@ def _submodules(package: str) -> set[str]:
     return {info.name for info in pkgutil.iter_modules(path)}
 
 
-@pytest.mark.parametrize("package", ["rummikub", "rummikub.models", "rummikub.solver"])
+@pytest.mark.parametrize("package", ["rummikub", *(f"rummikub.{sub}" for sub in SUBPACKAGES)])
 def test_no_public_name_is_also_a_module(package: str) -> None:
     """``rummikub.solver.explain`` once named both a function and its module, so that
     ``import rummikub.solver.explain`` left the function under the module's name."""
-    exported = set(importlib.import_module(package).__all__)
+    exported = set(getattr(importlib.import_module(package), "__all__", ()))
     assert exported & _submodules(package) == set()
 
 
-def test_explain_is_the_function_and_its_module_is_explanation() -> None:
-    import rummikub.solver.explanation as module
+def test_explain_is_the_function_and_its_module_is_the_step_planner() -> None:
+    import rummikub.steps.planner as module
 
     assert inspect.ismodule(module)
-    assert rummikub.explain is rummikub.solver.explain is module.explain
-    assert inspect.isfunction(rummikub.solver.explain)
+    assert rummikub.explain is rummikub.steps.explain is module.explain
+    assert inspect.isfunction(rummikub.steps.explain)
 
 
 def _public_definitions(name: str) -> set[str]:
@@ -180,5 +180,5 @@ def test_each_public_name_of_the_api_is_defined_once_in_the_package() -> None:
         value = getattr(solver, name, None) or getattr(rummikub, name)
         if inspect.isclass(value) or inspect.isfunction(value):
             assert _public_definitions(name) == {value.__module__}, name
-    assert _public_definitions("Play") == {"rummikub.models.steps"}
-    assert _public_definitions("Reply") == {"rummikub.arena.protocol"}
+    assert _public_definitions("Play") == {"rummikub.steps.replay"}
+    assert _public_definitions("Reply") == {"rummikub.game.protocol"}

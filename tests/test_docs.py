@@ -41,8 +41,10 @@ def _failure(example: Example) -> str | None:
     [
         ("(proved optimal, 13 ms)", "(proved optimal, <time>)"),
         ("Analysed in 0.3 s", "Analysed in <time>"),
-        ("2000 games in 89.7 s (22.30 games/s, 1024 solves/s; process, 2 jobs)",
-         "2000 games in <time> (<rate>, <rate>; process, <jobs>)"),
+        (
+            "2000 games in 89.7 s (22.30 games/s, 1024 solves/s; process, 2 jobs)",
+            "2000 games in <time> (<rate>, <rate>; process, <jobs>)",
+        ),
         ("(process, 1 job, seed 0)", "(process, <jobs>, seed 0)"),
         ("k13 r13 j   \nr5  \n\n", "k13 r13 j\nr5"),
         ("10,232,524 of 37 hands (2.735e-05%)", "10,232,524 of 37 hands (2.735e-05%)"),

@@ -24,11 +24,11 @@ from rummikub.models import JOKER, Colour, JokerRule, Meld, Position, RuleSet, T
 from rummikub.models.generate import full_set, random_position
 from rummikub.models.moves import moved_tiles
 from rummikub.models.presets import PRESETS
-from rummikub.models.steps import replay
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, solve
-from rummikub.solver.explanation import explanation
 from rummikub.solver.move import table_joker_melds
+from rummikub.steps.planner import explanation
+from rummikub.steps.replay import replay
 
 JOKER_RULES = ("free", "strict", "locked")
 PRESET_NAMES = tuple(PRESETS)

@@ -1,0 +1,9 @@
+"""How to carry a move out at a table: the step planner, the steps' replay, a move's report.
+
+:func:`explain` turns a solver :class:`~rummikub.solver.Move` into steps a person can follow.
+"""
+
+from rummikub.steps.planner import explain
+from rummikub.steps.replay import Step
+
+__all__ = ["Step", "explain"]

@@ -1,0 +1,200 @@
+"""``rummikub arena``: JSON schema, same seed same numbers, outputs, records, errors, executors."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from rummikub.cli.arena import arena
+
+CHEAP = "human,never-play,sets-only"
+PLAYER_KEYS = {
+    "name": str,
+    "games": int,
+    "wins": int,
+    "win_rate": float,
+    "win_rate_ci": list,
+    "mean_score": float,
+}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(arena, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def without_timing(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "timing"}
+
+
+def test_list_names_every_strategy_in_one_line_each() -> None:
+    code, out, _ = run("--list")
+    assert code == 0
+    for name in (
+        "never-play",
+        "sets-only",
+        "max-tiles",
+        "greedy",
+        "max-value",
+        "hold-back",
+        "keep-jokers",
+        "human",
+        "module:callable",
+    ):
+        assert f"  {name}" in out
+
+
+def test_json_schema() -> None:
+    data = run_json("--players", CHEAP, "--games", "6", "--seed", "4")
+    assert data["games"] == 6 and data["seed"] == 4 and data["seats"] == 3
+    assert [p["name"] for p in data["players"]] == CHEAP.split(",")
+    for player in data["players"]:
+        for key, kind in PLAYER_KEYS.items():
+            assert isinstance(player[key], kind), (key, player[key])
+        low, high = player["win_rate_ci"]
+        assert 0 <= low <= player["win_rate"] <= high <= 1
+        assert player["games"] == 6
+    assert sum(p["wins"] for p in data["players"]) == 6
+    assert {"a", "b", "games", "score", "elo", "elo_ci"} <= set(data["pairs"][0])
+    assert data["sprt"] is None
+    assert data["timing"]["games_per_second"] > 0
+
+
+@pytest.mark.slow
+def test_same_seed_same_numbers_whatever_the_jobs() -> None:
+    serial = run_json("--players", CHEAP, "--games", "12", "--seed", "9")
+    parallel = run_json("--players", CHEAP, "--games", "12", "--seed", "9", "--jobs", "2")
+    assert without_timing(serial) == without_timing(parallel)
+    other = run_json("--players", CHEAP, "--games", "12", "--seed", "10")
+    assert without_timing(other) != without_timing(serial)
+
+
+def test_text_report_csv_record_and_replay(tmp_path: Path) -> None:
+    table, games, record = tmp_path / "p.csv", tmp_path / "g.csv", tmp_path / "r.jsonl"
+    code, out, err = run(
+        "--players",
+        "max-tiles,human",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--csv",
+        str(table),
+        "--games-csv",
+        str(games),
+        "--record",
+        str(record),
+    )
+    assert code == 0, err
+    assert "win rate" in out and "max-tiles vs human" in out and "games/s" in out
+    rows = list(csv.DictReader(table.open()))
+    assert [r["name"] for r in rows] == ["max-tiles", "human"]
+    assert sum(int(r["wins"]) for r in rows) == 4
+    assert len(list(csv.DictReader(games.open()))) == 4
+    code, out, err = run("--replay", str(record))
+    assert code == 0, err
+    assert "4 games replayed" in out
+    replayed = json.loads(run("--replay", str(record), "--json")[1])
+    assert replayed["games"] == 4
+    lines = record.read_text().splitlines()
+    broken = [line.replace('"action":"play"', '"action":"draw"', 1) for line in lines]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(broken))
+    code, _, err = run("--replay", str(bad))
+    assert code == 2 and err.startswith("error: record")
+
+
+def test_sprt_mode_on_the_command_line() -> None:
+    data = run_json("--players", "human,never-play", "--games", "300", "--sprt", "0,100")
+    assert data["sprt"]["decision"] == "H1" and data["sprt"]["stronger"] == "human"
+    assert data["games"] < 300 and data["sprt"]["games"] == data["games"]
+    code, _, err = run("--players", "human,never-play", "--sprt", "10,0")
+    assert code == 2 and "elo0 < elo1" in err
+
+
+BOTS = """
+from rummikub.game.protocol import Reply
+from rummikub.models import Meld, Tile
+
+def lazy(view):
+    return None
+
+def cheat(view):
+    tiles = (Tile.parse("r1"), Tile.parse("r2"), Tile.parse("r3"))
+    return Reply(view.table + (Meld(tiles),), tiles)
+"""
+
+
+def test_custom_players_from_module_callable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "arena_bots.py").write_text(textwrap.dedent(BOTS))
+    monkeypatch.chdir(tmp_path)  # module:callable resolves from the working directory
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = run_json("--players", "arena_bots:lazy,human", "--games", "4", "--jobs", "2")
+    names = [p["name"] for p in data["players"]]
+    assert names == ["arena_bots:lazy", "human"]
+    code, _, err = run("--players", "arena_bots:cheat,human", "--games", "2")
+    assert code == 2
+    assert "'arena_bots:cheat'" in err and "illegal move" in err and "\n" not in err.strip()
+
+
+def test_bad_input_is_one_line_exit_two() -> None:
+    for args in (["--players", "max-tiles,nobody"], ["--players", "max-tiles"], []):
+        code, _, err = run(*args)
+        assert code == 2, args
+        assert err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="no matplotlib")
+def test_plot(tmp_path: Path) -> None:
+    path = tmp_path / "out.png"
+    code, _, err = run("--players", "human,never-play", "--games", "4", "--plot", str(path))
+    assert code == 0, err
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="no ray")
+def test_ray_executor_gives_the_same_numbers() -> None:
+    import ray
+
+    # Ray >= 2.4x dropped local_mode; a one-CPU local instance is the nearest thing.
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = run_json("--players", CHEAP, "--games", "6", "--seed", "2", "--executor", "ray")
+    finally:
+        ray.shutdown()
+    local = run_json("--players", CHEAP, "--games", "6", "--seed", "2")
+    assert without_timing(on_ray) == without_timing(local)
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "hint"),
+    [
+        ("matplotlib", ["--plot", "out.png"], "rummikub[plot]"),
+        ("ray", ["--executor", "ray"], "rummikub[ray]"),
+    ],
+)
+def test_a_missing_optional_extra_is_a_clear_error(
+    module: str, args: list[str], hint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail
+    code, _, err = run("--players", "human,never-play", "--games", "2", *args)
+    assert code == 2 and hint in err

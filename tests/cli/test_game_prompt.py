@@ -1,0 +1,113 @@
+"""The interactive prompt (``rummikub game NAME``) in a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummikub.cli.game_prompt import completions, tile_completer
+from rummikub.cli.main import main
+from rummikub.game.companion import History, NewGame, OpponentPlayed
+from rummikub.models.meld import Meld
+from rummikub.models.rules import STANDARD
+from rummikub.models.tile import Tile
+
+pexpect = pytest.importorskip("pexpect")
+
+RACK = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
+UP = "\x1b[A"
+INTERRUPT = "\x03"  # ctrl-C
+_CONTROL = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"  # what a terminal may redraw between the letters
+
+
+def on_screen(text: str) -> str:
+    """A pattern for ``text`` as the terminal shows it, redrawn in pieces or not."""
+    return _CONTROL.join(re.escape(c) for c in text)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
+    created = CliRunner().invoke(
+        main, ["game", "--dir", str(tmp_path), "new", "friday", "--rack", RACK, "--first", "1"]
+    )
+    assert created.exit_code == 0, created.output
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rummikub.cli", "game", "--dir", str(tmp_path), "friday"],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(30, 100),
+    )
+    try:
+        child.expect("Tab completes commands and tiles")
+        child.expect("opponent 1 to play")  # the prompt says whose turn it is
+        child.send("table r10 r11 r12 | k7 b7 o7\r")  # no quotes needed at the prompt
+        child.expect("Recorded: opponent 1 played")
+        child.expect("opponent 2 to play")  # the next prompt follows the game
+
+        child.send("hist\t")  # a command completed from its start
+        child.expect(on_screen("history"))
+        child.send("\r")
+        child.expect("2. opponent 1 played: table r10 r11 r12 \\| k7 b7 o7")
+
+        child.send("draw r1\t")  # the tiles you could draw: unseen ones
+        child.expect("r10")
+        child.expect("r13")
+        child.send(INTERRUPT)  # ctrl-C drops the line; the prompt comes back empty
+        child.expect("opponent 2 to play")
+
+        child.send(UP)  # history: the last command comes back
+        child.expect(on_screen("history"))
+        child.send("\r")
+        child.expect("1. new game")
+
+        child.send("draw x9\r")  # a bad line: one error line, the prompt goes on
+        child.expect("error: tile: not a tile: 'x9'")
+        child.send("draw b7\r")
+        child.expect("Recorded: you drew b7")
+
+        child.send("show\r")
+        child.expect("Your rack \\(15")
+        child.expect("\x1b\\[31m")  # tiles in colour: red on a terminal
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    history = (tmp_path / ".friday.history").read_text()
+    assert "history" in history and "draw b7" in history  # kept for the next session
+    events = (tmp_path / "friday.jsonl").read_text().splitlines()
+    assert len(events) == 3 and '"tile":"b7"' in events[-1]
+    deleted = CliRunner().invoke(main, ["game", "--dir", str(tmp_path), "delete", "friday"])
+    assert deleted.exit_code == 0 and not (tmp_path / ".friday.history").exists()
+
+
+def test_completion_offers_commands_then_the_tiles_that_fit() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    rack = tuple(Tile.parse(t) for t in RACK.split())
+    history = History.begin(NewGame(4, rack, STANDARD, first=1))
+    state = history.record(OpponentPlayed(1, (Meld.parse("r3 r4 r5 r6 r7 r8"),))).state
+    assert completions(state, "")[:3] == ["show", "table", "drew"]
+    drawable = completions(state, "draw ")
+    assert "r5" in drawable and "r3" not in drawable and "r4" not in drawable  # both seen
+    assert "r13" in completions(state, "table r10 r11 ")  # any tile of the game
+
+    completer = tile_completer(lambda: state)
+
+    def complete(text: str) -> list[str]:
+        found = completer.get_completions(Document(text), CompleteEvent(completion_requested=True))
+        return [c.text for c in found]
+
+    assert complete("hist") == ["history"]
+    assert complete("draw r") == [t for t in drawable if t.startswith("r")]
+    assert complete('table "o1') == ["o10", "o11", "o12", "o13"]  # inside the quotes too
+    assert complete("undo ") == []
