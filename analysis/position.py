@@ -11,11 +11,12 @@ from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.engine import solve
-from rummikub.solver.formulation import Formulation, Variable
+from rummikub.solver.formulation import Formulation, Variable, formulate_turn
 from rummikub.solver.limits import Limit, RawSolution
 from rummikub.solver.move import Move
 from rummikub.solver.objectives import Objective
-from rummikub.solver.opening import continues_onto_table, formulate_turn
+from rummikub.solver.opening import continues_onto_table
+from rummikub.steps.report import move_json
 
 OBJECTIVES = {
     "tiles": (Objective.TILES, False),
@@ -63,7 +64,7 @@ class Analysis:
     def to_json(self) -> dict[str, object]:
         """The JSON object printed by ``rummikub analyze --json``."""
         return {
-            "best": {name: move.to_json() for name, move in self.best.items()},
+            "best": {name: move_json(move) for name, move in self.best.items()},
             "outs": [
                 {
                     "tile": str(o.tile),
@@ -92,11 +93,14 @@ class _WhatIf:
     changes the bounds of the rack variables and the goal.
     """
 
-    def __init__(self, position: Position, extra: Counter[Tile], limit: Limit, backend: str):
+    def __init__(
+        self, position: Position, extra: Counter[Tile], limit: Limit, backend: str, deadline: float
+    ) -> None:
         wide = replace(position, rack=position.rack + tuple(sorted_tiles(extra)))
         self.position = position
         self.model = formulate_turn(wide, Objective.TILES)
         self.limit = limit
+        self.deadline = deadline
         self.rules = position.rules
         self.rack = Counter(self.rules.index(t) for t in position.rack)
         self.count_goal = tuple((var, 1) for var in self.model.placed)
@@ -112,7 +116,7 @@ class _WhatIf:
             for var, t in self.model.placed.items():
                 self.session.set_bounds(var, 0, bounds.get(t, 0))
             self.session.set_goal(goal)
-            return self.session.solve(self.limit)
+            return self.session.solve(self.limit.remaining(self.deadline))
         from rummikub.solver.engine import load_backend
 
         model: Formulation = replace(self.model, variables=list(self.model.variables))
@@ -120,7 +124,9 @@ class _WhatIf:
             v = model.variables[var]
             model.variables[var] = Variable(v.name, 0, bounds.get(t, 0))
         model.goals = []
-        solution = load_backend(self.backend)(_with_goal(model, goal), self.limit)
+        solution = load_backend(self.backend)(
+            _with_goal(model, goal), self.limit.remaining(self.deadline)
+        )
         return solution
 
     def placed_with(self, drawn: Tile) -> int:
@@ -164,17 +170,27 @@ def _why_unplayable(position: Position, tile: Tile) -> str:
     return f"no set can be made with it from the tiles {where}"
 
 
-def analyze(position: Position, limit: Limit | None = None, backend: str = "cpsat") -> Analysis:
-    """Best moves per objective, outs for every unseen tile type, and unplayable rack tiles."""
+def analyze(position: Position, *, limit: Limit | None = None, backend: str = "cpsat") -> Analysis:
+    """Best moves per objective, outs for every unseen tile type, and unplayable rack tiles.
+
+    The limit is the whole analysis's (dozens of solves): each solve gets the time left."""
     started = time.perf_counter()
     limit = limit or Limit()
+    deadline = started + limit.seconds
     position.validate()
     best = {
-        name: solve(position, objective, keep_jokers=keep, limit=limit, backend=backend)
+        name: solve(
+            position,
+            objective=objective,
+            keep_jokers=keep,
+            limit=limit.remaining(deadline),
+            backend=backend,
+        )
         for name, (objective, keep) in OBJECTIVES.items()
     }
     unseen = unseen_tiles(position)
-    what_if = _WhatIf(position, Counter(dict.fromkeys(unseen, 1)), limit, backend)
+    extra = Counter(dict.fromkeys(unseen, 1))
+    what_if = _WhatIf(position, extra, limit, backend, deadline)
     rack_size = len(position.rack)
     outs = []
     for tile in sorted_tiles(unseen):

@@ -29,7 +29,7 @@ on every core, and come back in game order: the review never depends on the exec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -40,9 +40,7 @@ from rummikub.game.protocol import PlayerView, Reply
 from rummikub.game.record import (
     Event,
     melds_json,
-    read_events,
     rules_json,
-    split_games,
 )
 from rummikub.game.replay import replay_game
 from rummikub.models.meld import Meld
@@ -51,6 +49,7 @@ from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver import DEFAULT_TIME_LIMIT, Limit, Move, Objective, Status, solve
+from rummikub.steps.report import move_json
 
 MISTAKE_TILES = 2
 """A play this many tiles short of the optimum, or more, is a mistake (fewer: an inaccuracy)."""
@@ -207,7 +206,7 @@ class TurnReview:
 
 def _move_json(move: Move, steps: bool) -> dict[str, Any]:
     """A move as in ``solve --json``, without its time (so a review is reproducible)."""
-    payload = move.to_json(steps=steps)
+    payload = move_json(move, steps=steps)
     payload.pop("seconds", None)
     return payload
 
@@ -215,7 +214,7 @@ def _move_json(move: Move, steps: bool) -> dict[str, Any]:
 def review_turn(task: TurnTask) -> TurnReview:
     """Solve the turn's position for the optimum (runs in a worker)."""
     limit = Limit(seconds=task.time_limit, workers=1)
-    return TurnReview(task, solve(task.position, OBJECTIVE, limit=limit))
+    return TurnReview(task, solve(task.position, objective=OBJECTIVE, limit=limit))
 
 
 @dataclass
@@ -430,34 +429,6 @@ class Review:
         }
 
 
-def record_games(lines: Iterable[str]) -> list[GameSource]:
-    """The games of a JSON Lines arena record, numbered as the record numbers them, or the
-    one game of a companion game file (``rummikub game``)."""
-    events = list(read_events(lines))
-    if events and events[0].get("event") == "new":
-        from rummikub.analysis.review_companion import companion_game
-
-        return [companion_game(events)]
-    games = split_games(events)
-    if not games:
-        raise ReviewError("the record holds no game")
-    return [
-        RecordedGame(int(game[0].get("game", place)), tuple(game))
-        for place, game in enumerate(games)
-    ]
-
-
-def select_games(games: Sequence[GameSource], number: int | None) -> list[GameSource]:
-    """All games, or the one numbered ``number``."""
-    if number is None:
-        return list(games)
-    chosen = [g for g in games if g.number == number]
-    if not chosen:
-        numbers = [g.number for g in games]
-        raise ReviewError(f"the record has no game {number} (games {min(numbers)}..{max(numbers)})")
-    return chosen
-
-
 def parse_player(spec: str | None, games: Sequence[GameSource]) -> Chosen:
     """Which turns to review: a seat number, a player name, or everyone (``None``)."""
     if spec is None:
@@ -537,26 +508,3 @@ def summarise(games: Sequence[GameReview], chosen: Chosen) -> list[PlayerReview]
         for turn in game.turns:
             players[turn.task.player].add(turn)
     return list(players.values())
-
-
-def review_record(
-    lines: Iterable[str],
-    *,
-    game: int | None = None,
-    player: str | None = None,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    executor: str = "serial",
-    jobs: int = 1,
-    progress: Callable[[TurnReview], None] | None = None,
-) -> Review:
-    """Review a JSON Lines record: every game (or game ``game``), every player (or the seat
-    number or name ``player``)."""
-    games = select_games(record_games(lines), game)
-    return review_games(
-        games,
-        parse_player(player, games),
-        time_limit=time_limit,
-        executor=executor,
-        jobs=jobs,
-        progress=progress,
-    )

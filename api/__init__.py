@@ -5,7 +5,7 @@ The small public API::
     import rummikub
 
     position = rummikub.Position.parse("table: k1-4 | o9-13 | rbk7\\nrack: o8 k13 j b2")
-    move = rummikub.solve(position, "tiles", limit=rummikub.Limit(seconds=10))
+    move = rummikub.solve(position, objective="tiles", limit=rummikub.Limit(seconds=10))
     print(move.status, move.placed_count, [str(m) for m in move.melds])
     for step in rummikub.explain(move):
         print(step)
@@ -35,9 +35,10 @@ if TYPE_CHECKING:
         RummikubError,
         SolverError,
         Tile,
+        preset,
     )
     from rummikub.solver import Limit, Move, Objective, RankedMoves, Status, solve, solve_top
-    from rummikub.steps import Step, explain
+    from rummikub.steps import Step, explain, move_json
 
 _HOMES = {
     "IllegalMeldError": "rummikub.models",
@@ -51,6 +52,7 @@ _HOMES = {
     "RummikubError": "rummikub.models",
     "SolverError": "rummikub.models",
     "Tile": "rummikub.models",
+    "preset": "rummikub.models",
     "Analysis": "rummikub.analysis",
     "Limit": "rummikub.solver",
     "Move": "rummikub.solver",
@@ -60,6 +62,7 @@ _HOMES = {
     "analyze": "rummikub.analysis",
     "explain": "rummikub.steps",
     "Step": "rummikub.steps",
+    "move_json": "rummikub.steps",
     "solve": "rummikub.solver",
     "solve_top": "rummikub.solver",
 }
@@ -86,6 +89,8 @@ __all__ = [
     "Tile",
     "analyze",
     "explain",
+    "move_json",
+    "preset",
     "solve",
     "solve_top",
 ]

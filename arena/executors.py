@@ -16,6 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from rummikub.game.errors import ArenaError
+from rummikub.solver.collector import collect_rarely
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -47,7 +48,8 @@ def ordered_map(
 def _process_map(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, window: int) -> Iterator[R]:
     # spawn: workers start clean (no inherited solver threads), the same on every platform.
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    # A worker owns its process: Python's collector may come rarely there.
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=collect_rarely)
     pending: deque[Future[R]] = deque()
     try:
         for task in tasks:

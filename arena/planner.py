@@ -84,9 +84,9 @@ class Solver:
         self.solves += 1
         if not view.opened:
             position = Position((), view.rack, True, view.rules)
-            move = solve(position, "tiles", keep_jokers=keep_jokers, limit=self.limit)
+            move = solve(position, objective="tiles", keep_jokers=keep_jokers, limit=self.limit)
             return DRAW if move.is_draw else Reply(view.table + tuple(move.melds), move.placed)
-        move = solve(view.position(), "tiles", keep_jokers=keep_jokers, limit=self.limit)
+        move = solve(view.position(), objective="tiles", keep_jokers=keep_jokers, limit=self.limit)
         return DRAW if move.is_draw else Reply(tuple(move.melds), move.placed)
 
     def rack_sets(self, view: PlayerView) -> tuple[Meld, ...]:
@@ -94,7 +94,9 @@ class Solver:
         from rummikub.solver import solve
 
         self.solves += 1
-        move = solve(Position((), view.rack, False, view.rules), "tiles", limit=self.limit)
+        move = solve(
+            Position((), view.rack, False, view.rules), objective="tiles", limit=self.limit
+        )
         return () if move.is_draw else tuple(move.melds)
 
 

@@ -63,7 +63,9 @@ class SolverPlayer:
         from rummikub.solver import solve
 
         self.solves += 1
-        return solve(position, self.objective, keep_jokers=self.keep_jokers, limit=self.limit)
+        return solve(
+            position, objective=self.objective, keep_jokers=self.keep_jokers, limit=self.limit
+        )
 
     def best(self, view: PlayerView) -> Reply:
         """The best move this turn (a draw when nothing can be placed)."""

@@ -63,7 +63,7 @@ def run(positions: int, seed: int, oracle: bool) -> dict[str, dict[str, object]]
             position, small, objective, keep = position_for(number)
             position = replace(position, rules=replace(position.rules, joker_rule=JokerRule(rule)))
             started, cpu_started = time.perf_counter(), time.process_time()
-            move = solve(position, objective, keep_jokers=keep, limit=limit)
+            move = solve(position, objective=objective, keep_jokers=keep, limit=limit)
             wall.append(time.perf_counter() - started)
             cpu.append(time.process_time() - cpu_started)
             if move.status != "optimal":

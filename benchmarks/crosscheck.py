@@ -101,7 +101,9 @@ def main() -> None:
         moves = {}
         for backend in ("cpsat", "cbc"):
             t = time.perf_counter()
-            move = solve(position, objective, keep_jokers=keep, limit=limit, backend=backend)
+            move = solve(
+                position, objective=objective, keep_jokers=keep, limit=limit, backend=backend
+            )
             times[backend].append(time.perf_counter() - t)
             moves[backend] = move
             unproved += move.status != "optimal"

@@ -1,5 +1,5 @@
 """``python -m rummikub.cli``."""
 
-from rummikub.cli.main import main
+from rummikub.cli.main import run
 
-main()
+run()

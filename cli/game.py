@@ -16,30 +16,15 @@ import click
 from rummikub.cli.advise import rollout_options
 from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
+from rummikub.cli.game_context import GAME_COMMANDS, game_name, game_store, load_game
 
 if TYPE_CHECKING:
     from rummikub.game.companion import Event, GameState
-    from rummikub.game.store import GameStore, StoredGame
+    from rummikub.game.store import StoredGame
     from rummikub.models.meld import Meld
     from rummikub.models.rules import RuleSet
     from rummikub.models.tile import Tile
     from rummikub.solver.move import Move
-
-GAME_COMMANDS = (
-    "show",
-    "table",
-    "drew",
-    "draw",
-    "best",
-    "advise",
-    "play",
-    "pass",
-    "undo",
-    "redo",
-    "history",
-    "score",
-    "round",
-)
 
 
 # --- parsing and loading ----------------------------------------------------------------------
@@ -74,34 +59,17 @@ def _racks(text: str) -> tuple[tuple[Tile, ...], ...]:
     )
 
 
-def _store(ctx: click.Context) -> GameStore:
-    store: GameStore = ctx.find_root().meta["rummikub.games"]
-    return store
-
-
-def _name(ctx: click.Context) -> str:
-    name: str = ctx.meta["rummikub.game"]
-    return name
-
-
-def _load(ctx: click.Context) -> StoredGame:
-    game = _store(ctx).load(_name(ctx))
-    if game.warning:
-        click.echo(f"warning: {game.warning}", err=True)
-    return game
-
-
 def _record(ctx: click.Context, event: Event | Callable[[GameState], Event]) -> StoredGame:
     """Take in ``event`` (or the event made from the game's state), store it, say what changed.
 
     The event is made from the same read of the game that the write checks, so a game
     changed meanwhile by another process is refused rather than written over.
     """
-    game = _load(ctx)
+    game = load_game(ctx)
     before = game.history.state
     if callable(event):
         event = event(before)
-    game = _store(ctx).record(game, event)
+    game = game_store(ctx).record(game, event)
     _say_recorded(event, before, game.history.state)
     return game
 
@@ -326,7 +294,7 @@ def new_game(
     from rummikub.game.companion import NewGame
 
     tiles = tuple(_tiles(rack, "--rack"))
-    game_ = _store(ctx).create(name, NewGame(players, tiles, rules, first, target))
+    game_ = game_store(ctx).create(name, NewGame(players, tiles, rules, first, target))
     click.echo(f"New game '{name}' in {game_.path}")
     if len(tiles) != 14:
         click.echo(f"note: everyone is dealt {len(tiles)} tiles, as many as your rack holds")
@@ -340,7 +308,7 @@ def new_game(
 def list_games(ctx: click.Context, as_json: bool) -> None:
     from rummikub.models.errors import RummikubError
 
-    store = _store(ctx)
+    store = game_store(ctx)
     rows = []
     for name in store.names():
         try:
@@ -362,7 +330,7 @@ def list_games(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 @_guard
 def delete_game(ctx: click.Context, name: str) -> None:
-    store = _store(ctx)
+    store = game_store(ctx)
     store.delete(name)
     (store.directory / f".{name}.history").unlink(missing_ok=True)  # the prompt's history
     click.echo(f"Deleted game '{name}'")
@@ -381,7 +349,7 @@ def delete_game(ctx: click.Context, name: str) -> None:
 @click.pass_context
 @_guard
 def export_game(ctx: click.Context, name: str, as_json: bool) -> None:
-    stored = _store(ctx).load(name)
+    stored = game_store(ctx).load(name)
     state = stored.history.state
     position = state.position()
     if as_json:
@@ -427,11 +395,11 @@ def session(ctx: click.Context) -> None:
 def show(ctx: click.Context, as_json: bool, color: bool | None) -> None:
     from rummikub.game.companion import state_json
 
-    state = _load(ctx).history.state
+    state = load_game(ctx).history.state
     if as_json:
-        click.echo(json.dumps({"name": _name(ctx), **state_json(state)}))
+        click.echo(json.dumps({"name": game_name(ctx), **state_json(state)}))
     else:
-        click.echo(_render_state(_name(ctx), state), color=color)
+        click.echo(_render_state(game_name(ctx), state), color=color)
 
 
 @session.command(
@@ -522,7 +490,9 @@ def _move_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def _best_move(state: GameState, objective: str, keep_jokers: bool, seconds: float) -> Move:
     from rummikub.solver import Limit, solve
 
-    return solve(state.position(), objective, keep_jokers=keep_jokers, limit=Limit(seconds))
+    return solve(
+        state.position(), objective=objective, keep_jokers=keep_jokers, limit=Limit(seconds)
+    )
 
 
 @session.command(
@@ -554,11 +524,12 @@ def best(
     from rummikub.analysis.position import analyze
     from rummikub.cli.render import render_move, tile_text
     from rummikub.solver import Limit
+    from rummikub.steps.report import move_json
 
-    state = _load(ctx).history.state
+    state = load_game(ctx).history.state
     if state.ended is not None:
         fail(f"{state.status()}: no move to look for")
-    analysis = analyze(state.position(), Limit(time_limit)) if odds else None
+    analysis = analyze(state.position(), limit=Limit(time_limit)) if odds else None
     if analysis is not None and objective == "tiles":
         move = analysis.best["keep_jokers" if keep_jokers else "tiles"]
     elif analysis is not None and not keep_jokers:
@@ -566,7 +537,7 @@ def best(
     else:
         move = _best_move(state, objective, keep_jokers, time_limit)
     if as_json:
-        payload = {**move.to_json(steps=steps), "game": _game_json(state)}
+        payload = {**move_json(move, steps=steps), "game": _game_json(state)}
         if analysis is not None:
             full = analysis.to_json()
             payload["odds"] = {k: full[k] for k in ("outs", "p_go_out_next", "unplayable")}
@@ -591,7 +562,9 @@ def best(
                 "Unplayable rack tiles: " + " ".join(tile_text(u.tile) for u in analysis.unplayable)
             )
     if not move.is_draw and move.rack_left:
-        lines.append(f"Play it all, part or hold? 'rummikub game {_name(ctx)} advise' weighs them.")
+        lines.append(
+            f"Play it all, part or hold? 'rummikub game {game_name(ctx)} advise' weighs them."
+        )
     click.echo("\n".join(lines), color=color)
 
 
@@ -626,7 +599,7 @@ def advise(
     from rummikub.analysis.advice import Situation
     from rummikub.cli.advise import give_advice
 
-    state = _load(ctx).history.state
+    state = load_game(ctx).history.state
     if state.ended is not None:
         fail(f"{state.status()}: no move to weigh")
     give_advice(
@@ -686,9 +659,9 @@ def play(
 def undo(ctx: click.Context) -> None:
     from rummikub.game.companion import Undo
 
-    game_ = _load(ctx)
+    game_ = load_game(ctx)
     last = game_.history.last
-    game_ = _store(ctx).record(game_, Undo())
+    game_ = game_store(ctx).record(game_, Undo())
     click.echo(f"Undone: {last.describe()}")
     click.echo(_status_line(game_.history.state))
 
@@ -699,9 +672,9 @@ def undo(ctx: click.Context) -> None:
 def redo(ctx: click.Context) -> None:
     from rummikub.game.companion import Redo
 
-    game_ = _load(ctx)
+    game_ = load_game(ctx)
     event = game_.history.next_redo
-    game_ = _store(ctx).record(game_, Redo())
+    game_ = game_store(ctx).record(game_, Redo())
     click.echo(f"Redone: {event.describe() if event else ''}")
     click.echo(_status_line(game_.history.state))
 
@@ -710,7 +683,7 @@ def redo(ctx: click.Context) -> None:
 @click.pass_context
 @_guard
 def history(ctx: click.Context) -> None:
-    done = _load(ctx).history.done
+    done = load_game(ctx).history.done
     width = len(str(len(done)))
     for number, (event, _) in enumerate(done, 1):
         click.echo(f"{number:>{width}}. {event.describe()}")

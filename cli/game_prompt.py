@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rummikub.cli.errors import InputError
-from rummikub.cli.game import GAME_COMMANDS, _load, _name, _store, session
+from rummikub.cli.game_context import GAME_COMMANDS, game_name, game_store, load_game
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -91,8 +91,11 @@ def _run_line(ctx: click.Context, line: str) -> bool:
     if args[0] not in GAME_COMMANDS:
         click.echo(f"error: unknown command '{args[0]}'. {_PROMPT_HELP}", err=True)
         return _failed(ctx, 2)
+    session = ctx.command  # the game's command group, whose callback runs this prompt
+    if not isinstance(session, click.Group):
+        raise TypeError("the prompt runs inside a game's command group")
     try:
-        with session.make_context(_name(ctx), args, parent=ctx.parent) as sub:
+        with session.make_context(game_name(ctx), args, parent=ctx.parent) as sub:
             session.invoke(sub)
     except click.ClickException as error:
         if isinstance(error, InputError):
@@ -125,7 +128,7 @@ def _lines_from_terminal(ctx: click.Context, name: str) -> Iterable[str]:
 
     from rummikub.models.errors import RummikubError
 
-    store = _store(ctx)
+    store = game_store(ctx)
     current: list[GameState | None] = [None]
 
     store.directory.mkdir(parents=True, exist_ok=True)
@@ -154,8 +157,8 @@ def _lines_from_terminal(ctx: click.Context, name: str) -> Iterable[str]:
 
 def interactive(ctx: click.Context) -> None:
     """The prompt: the game's commands one per line, until 'quit' or end of input."""
-    name = _name(ctx)
-    _load(ctx)  # a missing or damaged game fails before the prompt opens
+    name = game_name(ctx)
+    load_game(ctx)  # a missing or damaged game fails before the prompt opens
     ctx.meta["rummikub.interactive"] = True  # shared by every context: no prompt in a prompt
     if sys.stdin.isatty():
         click.echo(_PROMPT_HELP)

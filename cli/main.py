@@ -70,14 +70,8 @@ def _load_position(
     """The position of a file (or stdin) or of --table/--rack, under the rules it says it is
     played under with the command line's rule options over them."""
     from rummikub.models import RummikubError, parse_melds, parse_tiles
-    from rummikub.models.position import Position
-    from rummikub.models.position_format import (
-        load_json,
-        position_from_json,
-        position_from_text,
-        rules_in_json,
-        rules_in_text,
-    )
+    from rummikub.models.position import Position, position_from_json, position_from_text
+    from rummikub.models.position_format import load_json, rules_in_json, rules_in_text
 
     try:
         if source is not None:
@@ -167,7 +161,8 @@ def _solver_options(func: F) -> F:
         type=click.FloatRange(min=0.001, max=86400),
         default=10.0,
         show_default=True,
-        help="Seconds each solve may search; past it the best move found is 'feasible'.",
+        help="Seconds the answer may take in all (--top and analyze solve many models "
+        "within it); past it the best found is 'feasible', not proved.",
     )(func)
 
 
@@ -324,6 +319,7 @@ def solve(
         sys.exit(2 if bad else 0)
     pos = _load_position(position, table, rack, initial, fmt, rules)
     from rummikub.cli.render import render_move, render_ranked
+    from rummikub.steps.report import move_json, ranked_json
 
     if not pos.rack and not as_json:
         click.echo(EMPTY_RACK)
@@ -331,18 +327,18 @@ def solve(
     with answering(pos):
         if top is not None:
             ranked = solve_top(
-                pos, top, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
+                pos, top, objective=objective, keep_jokers=keep_jokers, limit=limit, backend=backend
             )
             if as_json:
-                click.echo(json.dumps(ranked.to_json()))
+                click.echo(json.dumps(ranked_json(ranked)))
             else:
                 click.echo(render_ranked(ranked, steps), color=color)
             if ranked.moves:
                 _draw(ranked.moves[0], svg_path, png_path)
             return
-        move = best_move(pos, objective, keep_jokers=keep_jokers, limit=limit)
+        move = best_move(pos, objective=objective, keep_jokers=keep_jokers, limit=limit)
         if as_json:
-            click.echo(json.dumps(move.to_json(steps=steps)))
+            click.echo(json.dumps(move_json(move, steps=steps)))
         else:
             click.echo(render_move(move, steps=steps), color=color)
         _draw(move, svg_path, png_path)  # after the answer: a failed write cannot lose it
@@ -408,6 +404,7 @@ def _solve_lines(
     from rummikub.models.position import Position
     from rummikub.models.position_format import load_json, rules_in_json
     from rummikub.solver import solve as best_move
+    from rummikub.steps.report import move_json
 
     bad = 0
     for number, raw in enumerate(_lines(path), 1):
@@ -420,9 +417,15 @@ def _solve_lines(
             if initial and not position.initial:
                 position = Position(position.table, position.rack, True, position.rules)
             with answering(position):
-                result: dict[str, object] = best_move(
-                    position, objective, keep_jokers=keep_jokers, limit=limit, backend=backend
-                ).to_json()
+                result = move_json(
+                    best_move(
+                        position,
+                        objective=objective,
+                        keep_jokers=keep_jokers,
+                        limit=limit,
+                        backend=backend,
+                    )
+                )
         except RummikubError as error:
             bad += 1
             result = {"error": " ".join(str(error).split()), "line": number}
@@ -471,7 +474,7 @@ def analyze(
     load_backend(backend)
     pos = _load_position(position, table, rack, initial, fmt, rules)
     with answering(pos):
-        result = analyse_position(pos, Limit(seconds=time_limit), backend)
+        result = analyse_position(pos, limit=Limit(seconds=time_limit), backend=backend)
         if as_json:
             click.echo(json.dumps(result.to_json()))
         else:
@@ -613,5 +616,14 @@ main.add_command(importlib.import_module("rummikub.cli.review").review)
 main.add_command(importlib.import_module("rummikub.cli.odds").build_odds_command(rules_options))
 
 
-if __name__ == "__main__":  # pragma: no cover
+def run() -> None:
+    """The ``rummikub`` program: the command line in a process of its own, where Python's
+    collector may come rarely (:mod:`rummikub.solver.collector`)."""
+    from rummikub.solver.collector import collect_rarely  # not on every import of the CLI
+
+    collect_rarely()
     main()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -270,13 +270,8 @@ def review(
     progress: bool | None,
     color: bool | None,
 ) -> None:
-    from rummikub.analysis.review import (
-        parse_player,
-        record_games,
-        review_games,
-        select_games,
-        turn_count,
-    )
+    from rummikub.analysis.review import parse_player, review_games, turn_count
+    from rummikub.analysis.review_files import record_games, select_games
 
     try:
         if record == "-":

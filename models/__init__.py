@@ -11,15 +11,14 @@ from rummikub.models.errors import (
 from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld, MeldKind, Reading, readings
 from rummikub.models.notation import format_tiles, parse_tiles
-from rummikub.models.position import Position
-from rummikub.models.position_format import (
-    load_json,
-    parse_melds,
+from rummikub.models.position import (
+    Position,
     position_from_any,
     position_from_json,
     position_from_text,
 )
-from rummikub.models.presets import PRESETS, resolve_rules, rules_from_file
+from rummikub.models.position_format import load_json, parse_melds
+from rummikub.models.presets import PRESETS, preset, resolve_rules, rules_from_file
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Colour, Tile
 
@@ -48,6 +47,7 @@ __all__ = [
     "position_from_any",
     "position_from_json",
     "position_from_text",
+    "preset",
     "readings",
     "resolve_rules",
     "rules_from_file",

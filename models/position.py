@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rummikub.models.errors import IllegalPositionError
 from rummikub.models.meld import Meld
 from rummikub.models.notation import format_tiles, tiles_json
+from rummikub.models.position_format import read_any, read_json, read_text
 from rummikub.models.presets import rules_line, rules_object
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
@@ -27,7 +28,7 @@ class Position:
     table: tuple[Meld, ...] = ()
     rack: tuple[Tile, ...] = ()
     initial: bool = False
-    rules: RuleSet = field(default=STANDARD, compare=False)
+    rules: RuleSet = STANDARD  # part of equality: the same tiles under other rules differ
 
     @classmethod
     def of(
@@ -52,9 +53,7 @@ class Position:
         the text says (standard when it says none). Raises a
         :class:`~rummikub.models.errors.RummikubError` naming what is wrong.
         """
-        from rummikub.models.position_format import position_from_any  # it builds Positions
-
-        return position_from_any(text, rules)
+        return cls.of(*read_any(text, rules))
 
     @classmethod
     def from_json(cls, obj: object, rules: RuleSet | None = None) -> Position:
@@ -63,9 +62,7 @@ class Position:
         The inverse of :meth:`to_json`; a meld may also be one string (``"r3-7"``), the rack
         one string; ``rules``, when given, overrides the object's ``"rules"``.
         """
-        from rummikub.models.position_format import position_from_json  # it builds Positions
-
-        return position_from_json(obj, rules)
+        return cls.of(*read_json(obj, rules))
 
     def table_tiles(self) -> list[Tile]:
         """Every tile on the table, meld by meld."""
@@ -123,3 +120,18 @@ class Position:
         table = " | ".join(str(m) for m in self.table) or "(empty)"
         rack = format_tiles(sorted_tiles(self.rack)) or "(empty)"
         return f"table: {table}; rack: {rack}" + ("; initial" if self.initial else "")
+
+
+def position_from_text(text: str, rules: RuleSet | None = None) -> Position:
+    """A validated position from the text format (see :meth:`Position.parse`)."""
+    return Position.of(*read_text(text, rules))
+
+
+def position_from_json(obj: object, rules: RuleSet | None = None) -> Position:
+    """A validated position from a JSON object (see :meth:`Position.from_json`)."""
+    return Position.of(*read_json(obj, rules))
+
+
+def position_from_any(text: str, rules: RuleSet | None = None) -> Position:
+    """A validated position from JSON text (when it starts with ``{``) or the text format."""
+    return Position.of(*read_any(text, rules))

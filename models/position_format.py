@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummikub.models.errors import NotationError, RummikubError
 from rummikub.models.meld import Meld
 from rummikub.models.notation import MELD_SEPARATORS, parse_declared_joker, parse_tiles
-from rummikub.models.position import Position
 from rummikub.models.presets import parse_rules_line, rules_from_mapping
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Tile, half_width
@@ -16,6 +15,15 @@ from rummikub.models.tile import JOKER, Tile, half_width
 _TRUE = {"yes", "true", "1", "y", "on"}
 _FALSE = {"no", "false", "0", "n", "off", ""}
 _KEYS = ("rules", "table", "rack", "initial")
+
+
+class PositionParts(NamedTuple):
+    """What a position's text or JSON says: its melds, rack, opening flag and rules."""
+
+    table: tuple[Meld, ...]
+    rack: tuple[Tile, ...]
+    initial: bool
+    rules: RuleSet
 
 
 def parse_melds(text: str, rules: RuleSet = STANDARD) -> list[Meld]:
@@ -78,8 +86,9 @@ def rules_in_text(text: str) -> RuleSet | None:
     return _line_rules(_sections(text))
 
 
-def position_from_text(text: str, rules: RuleSet | None = None) -> Position:
-    """Parse the text format and validate the position under the rules.
+def read_text(text: str, rules: RuleSet | None = None) -> PositionParts:
+    """The parts of a position in the text format (validated as a position by
+    :meth:`~rummikub.models.position.Position.parse`).
 
     ``rules: american joker_rule=strict`` (optional: a preset and/or options, see
     :func:`~rummikub.models.presets.parse_rules_line`), ``table: r1 r2 r3 | b5-7`` (or one
@@ -100,7 +109,7 @@ def position_from_text(text: str, rules: RuleSet | None = None) -> Position:
     if "initial" in sections:
         number, value = sections["initial"][0]
         initial = _parse_flag(value, f"line {number}")
-    return _validated(Position(tuple(table), tuple(rack), initial, rules))
+    return PositionParts(tuple(table), tuple(rack), initial, rules)
 
 
 def _at(line: int, parse: Any, chunk: str) -> Any:
@@ -108,11 +117,6 @@ def _at(line: int, parse: Any, chunk: str) -> Any:
         return parse(chunk)
     except NotationError as error:
         raise NotationError(f"line {line}: {error}") from None
-
-
-def _validated(position: Position) -> Position:
-    position.validate()
-    return position
 
 
 def _tile_list(value: object, where: str, rules: RuleSet) -> list[Tile]:
@@ -188,8 +192,8 @@ def rules_in_json(obj: object) -> RuleSet | None:
     return rules_from_mapping(value, "rules")
 
 
-def position_from_json(obj: object, rules: RuleSet | None = None) -> Position:
-    """Build and validate a position from ``{"table": [[...], ...], "rack": [...], "initial": b}``.
+def read_json(obj: object, rules: RuleSet | None = None) -> PositionParts:
+    """The parts of a position in JSON, ``{"table": [[...], ...], "rack": [...], "initial": b}``.
 
     A meld may also be written as one string (``"r3-7"``), the rack as one string. An
     optional ``"rules"`` says what the position is played under (``"american"``,
@@ -220,7 +224,7 @@ def position_from_json(obj: object, rules: RuleSet | None = None) -> Position:
     initial = obj.get("initial", False)
     if not isinstance(initial, bool):
         raise NotationError(f"initial: expected true or false, got {_kind(initial)}")
-    return _validated(Position(tuple(table), tuple(rack), initial, rules))
+    return PositionParts(tuple(table), tuple(rack), initial, rules)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -244,21 +248,22 @@ def load_json(text: str) -> object:
         raise NotationError("bad JSON: nested too deeply") from None
 
 
-def position_from_any(text: str, rules: RuleSet | None = None) -> Position:
-    """Parse a position in JSON (when it starts with ``{``) or in the text format; ``rules``,
-    when given, overrides the rules the position says it is played under."""
+def read_any(text: str, rules: RuleSet | None = None) -> PositionParts:
+    """The parts of a position in JSON (when it starts with ``{``) or in the text format;
+    ``rules``, when given, overrides the rules the position says it is played under."""
     if text.lstrip().startswith("{"):
-        return position_from_json(load_json(text), rules)
-    return position_from_text(text, rules)
+        return read_json(load_json(text), rules)
+    return read_text(text, rules)
 
 
 __all__ = [
+    "PositionParts",
     "RummikubError",
     "load_json",
     "parse_melds",
-    "position_from_any",
-    "position_from_json",
-    "position_from_text",
+    "read_any",
+    "read_json",
+    "read_text",
     "rules_in_json",
     "rules_in_text",
 ]

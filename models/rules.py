@@ -220,13 +220,6 @@ class RuleSet:
         standard = RuleSet().options()
         return {k: v for k, v in self.options().items() if standard[k] != v}
 
-    @classmethod
-    def preset(cls, name: str) -> RuleSet:
-        """A named rule set: ``standard``, ``american``, ... (see ``rummikub.models.presets``)."""
-        from rummikub.models.presets import preset
-
-        return preset(name)
-
 
 def _rule_options() -> tuple[RuleOption, ...]:
     hints = typing.get_type_hints(RuleSet)

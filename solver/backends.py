@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 
 from rummikub.models.errors import SolverError
-from rummikub.solver.limits import Limit, RawSolution, Status
+from rummikub.solver.limits import Limit, RawSolution
 from rummikub.solver.program import Formulation
 
 Backend = Callable[[Formulation, Limit], RawSolution]
@@ -47,26 +47,3 @@ def load_backend(name: str) -> Backend:
     except KeyError:
         raise SolverError(f"unknown backend {name!r}: use one of {', '.join(BACKENDS)}") from None
     return loader()
-
-
-# What each solver library calls its outcomes: CP-SAT's status names and PuLP's solution
-# status words (``pulp.LpSolution``). Anything else (an invalid or unbounded model) is a
-# bug in the formulation, never a user's mistake.
-_STATUS_WORDS: dict[str, Status] = {
-    "OPTIMAL": Status.OPTIMAL,
-    "FEASIBLE": Status.FEASIBLE,
-    "INFEASIBLE": Status.INFEASIBLE,
-    "UNKNOWN": Status.UNKNOWN,
-    "Optimal Solution Found": Status.OPTIMAL,
-    "Solution Found": Status.FEASIBLE,
-    "No Solution Exists": Status.INFEASIBLE,
-    "No Solution Found": Status.UNKNOWN,
-}
-
-
-def status_from(backend: str, word: str) -> Status:
-    """The status a backend's own status word means; ``RuntimeError`` (a bug) otherwise."""
-    try:
-        return _STATUS_WORDS[word]
-    except KeyError:
-        raise RuntimeError(f"{backend} reports the model as {word!r}: a bug in the model") from None

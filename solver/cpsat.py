@@ -11,8 +11,7 @@ import time
 import types
 from typing import Any
 
-from rummikub.solver.backends import status_from
-from rummikub.solver.limits import Limit, RawSolution, Status
+from rummikub.solver.limits import Limit, RawSolution, Status, status_from
 from rummikub.solver.program import Formulation, Terms
 
 

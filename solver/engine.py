@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -18,11 +16,11 @@ from rummikub.models.tile import Tile
 from rummikub.models.validation import move_problems
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
-from rummikub.solver.formulation import Formulation, TilePool
+from rummikub.solver.formulation import Formulation, TilePool, formulate_turn
 from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move, NewMeld, table_joker_melds
 from rummikub.solver.objectives import Objective
-from rummikub.solver.opening import as_played, continues_onto_table, formulate_turn
+from rummikub.solver.opening import as_played, continues_onto_table
 
 __all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
 
@@ -32,27 +30,6 @@ def _objective(objective: Objective | str) -> Objective:
         return Objective(objective)
     except ValueError:
         raise SolverError(f"unknown objective {objective!r}: use tiles or value") from None
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while a move is found (then as it was).
-
-    A solve builds thousands of objects that all stay alive until it returns, so every
-    collection during it finds nothing to free: the young-generation passes cost 30% of
-    building the largest models, and a full pass in a long-lived process (40-90 ms once
-    thousands of positions are cached) could land in any solve. What a solve leaves
-    behind is freed by reference counting; the collector resumes when it returns. The
-    switch is process-wide: with solves overlapping in threads, each restores what it
-    found when it started (so a ``gc.disable()`` elsewhere meanwhile may be undone).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class Extracted(NamedTuple):
@@ -108,11 +85,10 @@ def _move(
     )
 
 
-@_collector_paused()
 def solve(
     position: Position,
-    objective: Objective | str = Objective.TILES,
     *,
+    objective: Objective | str = Objective.TILES,
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
@@ -150,7 +126,7 @@ def _best_move(
         if not _singles_hold(position, model, raw.values, extracted):
             # The count of old melds keeping one tile was an upper bound the table found
             # does not meet: the model that lays those tiles decides.
-            left = _left(limit, deadline)
+            left = limit.remaining(deadline)
             model, raw, extracted = _solve(
                 position, goal, keep_jokers, left, run_backend, singles=False
             )
@@ -182,13 +158,13 @@ def _solve(
         return model, run_backend(model, limit), None
     deadline = time.perf_counter() + limit.seconds
     for relaxed in _relaxations(position, goal, keep_jokers, singles):
-        loose = run_backend(relaxed, _left(limit, deadline))
+        loose = run_backend(relaxed, limit.remaining(deadline))
         if loose.status is Status.OPTIMAL:
             extracted = _legal_extraction(position, relaxed, loose.values)
             if extracted is not None:
                 return relaxed, loose, extracted
     exact = formulate_turn(position, goal, keep_jokers, singles=singles)
-    return exact, run_backend(exact, _left(limit, deadline)), None
+    return exact, run_backend(exact, limit.remaining(deadline)), None
 
 
 def _singles_hold(
@@ -219,12 +195,6 @@ def _singles_hold(
         return False
 
     return all(place(m, set()) for m in wanting)
-
-
-def _left(limit: Limit, deadline: float) -> Limit:
-    """The limit with the time that is left until ``deadline`` (at least a moment)."""
-    seconds = max(deadline - time.perf_counter(), 0.01)
-    return Limit(seconds, limit.workers, limit.deterministic)
 
 
 def _relaxations(
@@ -280,13 +250,6 @@ class RankedMoves:
             return self.exhausted
         return list(self.moves[1].scores.values()) < list(self.moves[0].scores.values())
 
-    def to_json(self) -> dict[str, object]:
-        """``{"moves": [...], "unique_optimum": bool}`` with each move as in ``solve --json``."""
-        return {
-            "moves": [m.to_json() for m in self.moves],
-            "unique_optimum": self.unique_optimum,
-        }
-
 
 def _structure(move: Move) -> tuple[object, ...]:
     """What makes two moves different: the placed tiles or the melds of the new table."""
@@ -294,12 +257,11 @@ def _structure(move: Move) -> tuple[object, ...]:
     return tuple(sorted(move.placed, key=Tile.sort_key)), tuple(melds)
 
 
-@_collector_paused()
 def solve_top(
     position: Position,
     k: int,
-    objective: Objective | str = Objective.TILES,
     *,
+    objective: Objective | str = Objective.TILES,
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
@@ -310,7 +272,8 @@ def solve_top(
     from a model whose columns say which meld they lay: each solve adds a cut that
     excludes the move just found (its placed tiles together with its table as a multiset
     of melds), and a move already listed is skipped. Every returned move differs in the
-    tiles placed or in the melds of the new table. The limit applies to each solve.
+    tiles placed or in the melds of the new table. The limit is the whole ranking's: when
+    its time runs out the moves found so far are returned.
     """
     if k < 1:
         raise SolverError(f"--top needs at least 1 move, got {k}")
@@ -319,15 +282,16 @@ def solve_top(
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
+    deadline = started + limit.seconds
     moves = [_best_move(position, goal, keep_jokers, limit, run_backend, started)]
     seen = {_structure(moves[0])}
     model = formulate_turn(position, goal, keep_jokers, distinct=True)
     exhausted = False
     for _ in range(50 * k):
-        if len(moves) == k:
+        if len(moves) == k or time.perf_counter() >= deadline:
             break
         started = time.perf_counter()
-        raw = run_backend(model, limit)
+        raw = run_backend(model, limit.remaining(deadline))
         if raw.status is Status.INFEASIBLE:  # every move has been cut off: no further one
             exhausted = True
             break

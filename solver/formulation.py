@@ -33,7 +33,12 @@ from rummikub.models.rules import RuleSet
 from rummikub.solver.catalogue import CatalogueSet
 from rummikub.solver.kept import KeptMelds
 from rummikub.solver.objectives import Level, Objective, levels
-from rummikub.solver.opening import OpeningMeld
+from rummikub.solver.opening import (
+    OpeningMeld,
+    add_opening_witness,
+    as_played,
+    continues_onto_table,
+)
 from rummikub.solver.program import (
     Constraint,
     Cover,
@@ -61,6 +66,7 @@ __all__ = [
     "Variable",
     "core_model",
     "formulate",
+    "formulate_turn",
 ]
 
 
@@ -259,4 +265,24 @@ def formulate(
     model = core_model(pool, sets, objective, keep_jokers, extensions)
     model.joker_sets = jokers > 0 and not wildcard
     model.stand_ins, model.table_jokers = stand_ins, table_jokers
+    return model
+
+
+def formulate_turn(
+    position: Position,
+    objective: Objective = Objective.TILES,
+    keep_jokers: bool = False,
+    *,
+    distinct: bool = False,
+    singles: bool = True,
+    anywhere: bool = False,
+) -> Formulation:
+    """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
+    continues onto the table included (same arguments)."""
+    played = as_played(position)
+    model = formulate(
+        played, objective, keep_jokers, distinct=distinct, singles=singles, anywhere=anywhere
+    )
+    if continues_onto_table(position):
+        add_opening_witness(model, position)
     return model

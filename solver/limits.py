@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -19,12 +20,15 @@ class Status(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """How long the solver may search, and with how many threads.
+    """How long a call may search, and with how many threads.
 
-    ``deterministic`` bounds the work instead of the clock (CP-SAT's deterministic time,
-    roughly a second of work per unit on one core): with one worker, a solve stopped by it
-    returns the same move on any machine under any load. The CBC and HiGHS backends only
-    have ``seconds``.
+    ``seconds`` is the wall-clock budget of the whole call it is given to (:func:`solve`,
+    ``solve_top``, ``analyze``: however many models they solve); a call that runs out
+    returns the best it found, its status saying it is not proved. ``deterministic`` bounds
+    the work instead of the clock, per model solved (CP-SAT's deterministic time, roughly a
+    second of work per unit on one core): with one worker, a solve stopped by it returns
+    the same move on any machine under any load. The CBC and HiGHS backends only have
+    ``seconds``.
     """
 
     seconds: float = DEFAULT_TIME_LIMIT
@@ -41,6 +45,12 @@ class Limit:
         if self.workers < 1:
             raise SolverError(f"workers must be at least 1, got {self.workers}")
 
+    def remaining(self, deadline: float) -> Limit:
+        """This limit with the seconds left until ``deadline`` (a ``time.perf_counter()``
+        reading; at least a moment, so that a model still returns a solution)."""
+        seconds = max(deadline - time.perf_counter(), 0.01)
+        return Limit(seconds, self.workers, self.deterministic)
+
 
 @dataclass(frozen=True, slots=True)
 class RawSolution:
@@ -49,3 +59,26 @@ class RawSolution:
     status: Status
     values: tuple[int, ...]
     seconds: float
+
+
+# What each solver library calls its outcomes: CP-SAT's status names and PuLP's solution
+# status words (``pulp.LpSolution``). Anything else (an invalid or unbounded model) is a
+# bug in the formulation, never a user's mistake.
+_STATUS_WORDS: dict[str, Status] = {
+    "OPTIMAL": Status.OPTIMAL,
+    "FEASIBLE": Status.FEASIBLE,
+    "INFEASIBLE": Status.INFEASIBLE,
+    "UNKNOWN": Status.UNKNOWN,
+    "Optimal Solution Found": Status.OPTIMAL,
+    "Solution Found": Status.FEASIBLE,
+    "No Solution Exists": Status.INFEASIBLE,
+    "No Solution Found": Status.UNKNOWN,
+}
+
+
+def status_from(backend: str, word: str) -> Status:
+    """The status a backend's own status word means; ``RuntimeError`` (a bug) otherwise."""
+    try:
+        return _STATUS_WORDS[word]
+    except KeyError:
+        raise RuntimeError(f"{backend} reports the model as {word!r}: a bug in the model") from None

@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rummikub.models.errors import SolverError
-from rummikub.solver.backends import status_from
-from rummikub.solver.limits import Limit, RawSolution, Status
+from rummikub.solver.limits import Limit, RawSolution, Status, status_from
 from rummikub.solver.program import Formulation
 
 # The folded objective takes integer values: any gap below 1 proves optimality exactly.

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 
 from rummikub.models.meld import Meld, MeldKind
-from rummikub.models.notation import tiles_json
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.limits import Status
-from rummikub.solver.objectives import Objective
+from rummikub.solver.objectives import Level, Objective
 
 
 class Origin(StrEnum):
@@ -93,12 +93,17 @@ class Move:
     objective: Objective
     keep_jokers: bool
     seconds: float
-    scores: dict[str, int] = field(default_factory=dict)  # each objective level, in order
+    # Each objective level's value, in lexicographic order (read-only).
+    scores: Mapping[Level, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        # Immutable all through: a caller's dict of scores cannot change the move later.
+        object.__setattr__(self, "scores", MappingProxyType(dict(self.scores)))
 
     @property
-    def melds(self) -> list[Meld]:
+    def melds(self) -> tuple[Meld, ...]:
         """The new table as plain melds."""
-        return [m.meld for m in self.table]
+        return tuple(m.meld for m in self.table)
 
     @property
     def placed_count(self) -> int:
@@ -111,9 +116,9 @@ class Move:
         return sum(t.value for t in self.placed)
 
     @property
-    def rack_left(self) -> list[Tile]:
+    def rack_left(self) -> tuple[Tile, ...]:
         """What stays on the rack, sorted."""
-        return sorted_tiles((Counter(self.position.rack) - Counter(self.placed)).elements())
+        return tuple(sorted_tiles((Counter(self.position.rack) - Counter(self.placed)).elements()))
 
     @property
     def is_draw(self) -> bool:
@@ -135,54 +140,3 @@ class Move:
         if not self.is_optimal:
             return False
         return not self.moved or not any(meld.jokers for meld in self.position.table)
-
-    def to_json(self, steps: bool = True) -> dict[str, object]:
-        """The JSON object printed by ``rummikub solve --json``.
-
-        Per meld, ``provenance`` says where each tile came from (``"rack"`` or the index of
-        the old table meld); ``steps`` lists how a person carries the move out.
-        """
-        from rummikub.steps.planner import RACK, explanation  # it imports us
-
-        told = explanation(self, steps)
-        jokers = [
-            {"meld": i, "position": slot, "stands_for": tiles_json(tiles)}
-            for i, options in enumerate(told.jokers)
-            for slot, tiles in options
-        ]
-        payload: dict[str, object] = {
-            "status": str(self.status),
-            "objective": str(self.objective),
-            "keep_jokers": self.keep_jokers,
-            "initial": self.position.initial,
-            "draw": self.is_draw,
-            "placed": tiles_json(sorted_tiles(self.placed)),
-            "placed_count": self.placed_count,
-            "placed_value": self.placed_value,
-            "table": [tiles_json(m.meld.tiles) for m in self.table],
-            "melds": [
-                {
-                    "tiles": m.meld.tokens(),
-                    "origin": str(origin),
-                    "source": source,
-                    "placed": [str(t) for t, s in zip(m.meld.tiles, row, strict=True) if s == RACK],
-                    "provenance": list(row),
-                }
-                for m, row, origin, source in zip(
-                    self.table, told.provenance, told.origins, told.sources, strict=True
-                )
-            ],
-            "jokers": jokers,
-            "rack": tiles_json(self.rack_left),
-            "goes_out": told.goes_out,
-            "opening": [tiles_json(m.tiles) for m in told.opening],
-            "opening_value": told.opening_value,
-            "moved": len(told.picked_up),
-            "moved_tiles": tiles_json(told.picked_up),
-            "moved_proved": self.moved_proved,
-            "scores": dict(self.scores),
-        }
-        if steps:
-            payload["steps"] = [step.to_json() for step in told.steps]
-        payload["seconds"] = round(self.seconds, 6)
-        return payload

@@ -29,7 +29,6 @@ from dataclasses import replace
 
 from rummikub.models.position import Position
 from rummikub.solver.catalogue import catalogue
-from rummikub.solver.objectives import Objective
 from rummikub.solver.program import Extension, Formulation
 
 
@@ -103,25 +102,3 @@ class OpeningMeld(Extension):
         if model.placed:
             value = tuple((var, s.value) for var, s in model.sets.items())
             _open_or_nothing(model, value, self.rack_size)
-
-
-def formulate_turn(
-    position: Position,
-    objective: Objective = Objective.TILES,
-    keep_jokers: bool = False,
-    *,
-    distinct: bool = False,
-    singles: bool = True,
-    anywhere: bool = False,
-) -> Formulation:
-    """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
-    continues onto the table included (same arguments)."""
-    from rummikub.solver.formulation import formulate  # it builds the rack-only opening
-
-    played = as_played(position)
-    model = formulate(
-        played, objective, keep_jokers, distinct=distinct, singles=singles, anywhere=anywhere
-    )
-    if continues_onto_table(position):
-        add_opening_witness(model, position)
-    return model

@@ -109,9 +109,9 @@ class Formulation:
         """The value of a linear expression in a solution."""
         return sum(coef * values[var] for var, coef in terms)
 
-    def scores(self, values: tuple[int, ...]) -> dict[str, int]:
+    def scores(self, values: tuple[int, ...]) -> dict[Level, int]:
         """Each objective level's value in a solution, in lexicographic order."""
-        return {str(goal.level): self.evaluate(goal.terms, values) for goal in self.goals}
+        return {goal.level: self.evaluate(goal.terms, values) for goal in self.goals}
 
     def chosen_singles(self, values: tuple[int, ...]) -> list[int]:
         """The old melds a solution counts as keeping one tile in a set of their own."""

@@ -5,5 +5,6 @@
 
 from rummikub.steps.planner import explain
 from rummikub.steps.replay import Step
+from rummikub.steps.report import move_json, ranked_json
 
-__all__ = ["Step", "explain"]
+__all__ = ["Step", "explain", "move_json", "ranked_json"]

@@ -11,6 +11,7 @@ import pytest
 from rummikub.models import Position, Tile
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, Origin, solve
+from rummikub.solver.objectives import Level
 
 SolveFn = Callable[..., Move]
 
@@ -49,7 +50,7 @@ def check_bookkeeping(move: Move) -> None:
     assert not Counter(move.moved) - position.table_counts()
     assert len(move.moved) <= lost.total()
     if not position.initial and "kept" in move.scores:
-        assert len(move.moved) <= len(position.table_tiles()) - move.scores["kept"]
+        assert len(move.moved) <= len(position.table_tiles()) - move.scores[Level.KEPT]
 
 
 def solve_checked(position: Position, **kw: Any) -> Move:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from oracle import Score, score_of
 
 from rummikub.solver import Move
+from rummikub.solver.objectives import Level
 from rummikub.solver.opening import continues_onto_table
 
 
@@ -18,7 +19,7 @@ def level_moved(move: Move) -> int:
     position = move.position
     if position.initial and not continues_onto_table(position):
         return 0
-    return len(position.table_tiles()) - move.scores["kept"]
+    return len(position.table_tiles()) - move.scores[Level.KEPT]
 
 
 def solver_score(move: Move) -> Score:

@@ -80,7 +80,7 @@ def test_parse_reads_the_text_format_and_json_text_and_validates() -> None:
         rummikub.Position.parse("rack: r5 r5 r5")
     with pytest.raises(rummikub.IllegalMeldError):
         rummikub.Position.parse("table: r1 b2 k3\nrack: r4")
-    american = rummikub.RuleSet.preset("american")
+    american = rummikub.preset("american")
     assert rummikub.Position.parse("rack: r5", american).rules == american
     said = rummikub.Position.parse("rules: american\nrack: r5")
     assert said.rules == american  # the text's own rules line, unless rules are given
@@ -91,19 +91,18 @@ def test_parse_reads_the_text_format_and_json_text_and_validates() -> None:
 
 def test_the_readme_example_solves_validates_and_explains() -> None:
     position = rummikub.Position.parse("table: k1-4 | o9-13 | rbk7\nrack: o8 k13 j b2")
-    move = rummikub.solve(position, "tiles", limit=rummikub.Limit(seconds=10))
+    move = rummikub.solve(position, objective="tiles", limit=rummikub.Limit(seconds=10))
     assert move.status is rummikub.Status.OPTIMAL and move.placed_count == 3
     assert move_problems(position, move.melds, move.placed) == []
     table, rack = replay(position.table, position.rack, rummikub.explain(move))
     assert sorted(map(str, table)) == sorted(map(str, move.melds))
     assert sorted(map(str, rack)) == sorted(map(str, move.rack_left))
-    analysis = rummikub.analyze(position, rummikub.Limit(seconds=10))
+    analysis = rummikub.analyze(position, limit=rummikub.Limit(seconds=10))
     assert analysis.best["tiles"].placed_count == move.placed_count
 
 
 def test_solve_takes_one_limit_and_formulate_turn_states_its_arguments() -> None:
-    from rummikub.solver.formulation import formulate
-    from rummikub.solver.opening import formulate_turn
+    from rummikub.solver.formulation import formulate, formulate_turn
 
     assert "time_limit" not in inspect.signature(rummikub.solve).parameters
     assert inspect.signature(formulate_turn) == inspect.signature(formulate)

@@ -29,6 +29,7 @@ from rummikub.solver import Move, solve
 from rummikub.solver.move import table_joker_melds
 from rummikub.steps.planner import explanation
 from rummikub.steps.replay import replay
+from rummikub.steps.report import move_json
 
 JOKER_RULES = ("free", "strict", "locked")
 PRESET_NAMES = tuple(PRESETS)
@@ -117,9 +118,9 @@ def check_move_path(move: Move, thorough: bool = True) -> PathResult:
         raise UserPathError(f"the validator rejects the move: {problems}{where}")
     try:
         told = explanation(move)
-        payload = json.loads(json.dumps(move.to_json()))
+        payload = json.loads(json.dumps(move_json(move)))
         text = render_move(move)
-        brief = json.loads(json.dumps(move.to_json(steps=False))) if thorough else payload
+        brief = json.loads(json.dumps(move_json(move, steps=False))) if thorough else payload
         if thorough:  # the --no-steps text too
             render_move(move, steps=False)
     except Exception as error:  # any failure on the way to the user is the bug we look for

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from rummikub.analysis.advice import Situation, advise
 from rummikub.cli.main import main
 from rummikub.models import parse_melds, parse_tiles
-from rummikub.models.position_format import position_from_text
+from rummikub.models.position import position_from_text
 from rummikub.models.presets import resolve_rules
 from rummikub.models.validation import move_problems
 

@@ -136,7 +136,7 @@ def test_human_falls_short_and_every_better_move_is_legal_and_proved(
 def test_the_optimum_agrees_with_a_second_backend(reviewed: dict[str, Any]) -> None:
     pytest.importorskip("pulp")
     for turn, position in _better_moves(reviewed, "human")[:3]:
-        other = solve(position, "tiles", backend="cbc", limit=Limit(seconds=120))
+        other = solve(position, objective="tiles", backend="cbc", limit=Limit(seconds=120))
         assert other.is_optimal, f"CBC: {other.status} after {other.seconds:.1f} s"
         assert (other.placed_count, other.placed_value) == (
             turn["optimum"]["placed_count"],

@@ -22,6 +22,7 @@ from rummikub.game.errors import IllegalPlayError
 from rummikub.game.protocol import PlayerView, Reply
 from rummikub.game.rounds import RoundState, play_turn
 from rummikub.models import JokerRule, RuleSet, parse_melds, parse_tiles
+from rummikub.models.presets import preset
 
 JOKER_RULES = ("strict", "locked", "free")
 
@@ -77,7 +78,7 @@ def test_one_joker_per_set_in_the_american_game() -> None:
     def two_jokers(view: PlayerView) -> Reply:
         return Reply(view.table + tuple(parse_melds("j o8 j")), tuple(parse_tiles("j o8 j")))
 
-    for rules, legal in [(RuleSet(), True), (RuleSet.preset("american"), False)]:
+    for rules, legal in [(RuleSet(), True), (preset("american"), False)]:
         state = RoundState(
             rules=rules, pool=parse_tiles("b1"), racks=[parse_tiles("j o8 j k1"), parse_tiles("b2")]
         )
@@ -163,7 +164,7 @@ def test_arena_plays_under_a_preset(tmp_path: Path) -> None:
     assert "rules: american initial_threshold=50" in out
     header = json.loads(record.read_text().splitlines()[0])
     rules = RuleSet(**header["rules"])
-    assert rules == replace(RuleSet.preset("american"), initial_threshold=50)
+    assert rules == replace(preset("american"), initial_threshold=50)
     code, out, err = _arena("--replay", str(record))
     assert code == 0 and "2 games replayed" in out, err
 

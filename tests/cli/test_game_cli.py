@@ -9,8 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from rummikub.cli.main import main
-from rummikub.models.position_format import position_from_text
+from rummikub.models.position import position_from_text
 from rummikub.solver import solve
+from rummikub.steps.report import move_json
 
 RACK = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
 OPENING = "r10 r11 r12 | k7 b7 o7 | r3 r4 r5 r6"  # opponent 1's opening meld (72)
@@ -73,7 +74,7 @@ def test_best_is_solve_on_the_exported_position_and_play_applies_it(games: Path)
     position = position_from_text(exported)
     assert position.initial and len(position.rack) == 14
     best = json.loads(ok(games, "friday", "best", "--json"))
-    direct = solve(position, "tiles").to_json()
+    direct = move_json(solve(position, objective="tiles"))
     for key in ("placed", "table", "rack", "scores", "steps"):
         assert best[key] == direct[key]
     assert best["game"]["opponents"][0] == {"seat": 1, "rack_size": 4, "opened": True}

@@ -24,6 +24,7 @@ from rummikub.game.companion import (
     replay,
 )
 from rummikub.models.meld import Meld
+from rummikub.models.presets import preset
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile
 
@@ -36,7 +37,7 @@ def tiles(text: str) -> tuple[Tile, ...]:
 
 def test_every_event_round_trips_through_its_stored_form() -> None:
     events: list[Event] = [
-        NewGame(3, tiles("r1 r2 j"), RuleSet.preset("american"), 2, 150),
+        NewGame(3, tiles("r1 r2 j"), preset("american"), 2, 150),
         OpponentPlayed(2, (Meld.parse("j=r4 r5 r6"), Meld.parse("k1 b1 o1"))),
         OpponentDrew(1),
         Drew(Tile.parse("o13")),

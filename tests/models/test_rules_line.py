@@ -17,12 +17,8 @@ from click.testing import CliRunner
 from rummikub.cli.main import main
 from rummikub.models import JokerRule, Meld, NotationError, RulesError, RuleSet, parse_tiles
 from rummikub.models.generate import random_position
-from rummikub.models.position_format import (
-    position_from_any,
-    position_from_json,
-    position_from_text,
-    rules_in_text,
-)
+from rummikub.models.position import position_from_any, position_from_json, position_from_text
+from rummikub.models.position_format import rules_in_text
 from rummikub.models.presets import parse_rules_line, preset, rules_line, rules_object
 
 WRAP = RuleSet(wrap=True)

@@ -49,6 +49,7 @@ from rummikub.models.validation import move_problems, opening_value
 from rummikub.solver import Move, solve
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.extensions import survivals
+from rummikub.steps.report import move_json
 
 WRAP = RuleSet(wrap=True)
 CONTINUE = RuleSet(continue_after_initial=True)
@@ -116,12 +117,12 @@ def test_presets() -> None:
     assert preset("standard") == STANDARD
     # The 1998 Pressman American edition, as the Vietnamese source describes it: opening 30,
     # at most one joker in a set. "vietnamese" and "pressman" are other names for it.
-    american = RuleSet.preset("American")
+    american = preset("American")
     assert american.initial_threshold == 30 and american.max_jokers_per_set == 1
     assert american.changes() == {"max_jokers_per_set": 1}
-    assert RuleSet.preset("vietnamese") == american == RuleSet.preset("pressman")
-    assert RuleSet.preset("wrap").changes() == {"wrap": True}
-    assert RuleSet.preset("sabra").initial_threshold == 30
+    assert preset("vietnamese") == american == preset("pressman")
+    assert preset("wrap").changes() == {"wrap": True}
+    assert preset("sabra").initial_threshold == 30
     for p in PRESETS.values():
         assert p.description and "\n" not in p.description
         assert "source" not in p.description.lower().replace("sources'", "")
@@ -130,7 +131,7 @@ def test_presets() -> None:
 
 def test_unknown_preset_lists_the_names() -> None:
     with pytest.raises(RulesError) as info:
-        RuleSet.preset("polish")
+        preset("polish")
     assert "'polish'" in str(info.value)
     for name in PRESETS:
         assert name in str(info.value)
@@ -241,7 +242,7 @@ def test_why_illegal_explains_the_wrap() -> None:
 
 
 def test_one_joker_per_set_in_the_vietnamese_preset() -> None:
-    rules = RuleSet.preset("vietnamese")
+    rules = preset("vietnamese")
     assert m("r5 j r7").is_legal(rules) and not m("r5 j j").is_legal(rules)
     assert "at most 1" in why_illegal(m("r5 j j").tiles, rules)
 
@@ -295,7 +296,7 @@ PINNED: list[tuple[str, RuleSet, int]] = [
     ("no-jokers", RuleSet(jokers=0), 185),
     ("wrap", WRAP, 1417),
     ("wrap-no-jokers", RuleSet(wrap=True, jokers=0), 221),
-    ("one-joker-per-set", RuleSet.preset("vietnamese"), 679),
+    ("one-joker-per-set", preset("vietnamese"), 679),
     ("one-joker-per-set-wrap", RuleSet(max_jokers_per_set=1, wrap=True), 819),
     ("two-colours", RuleSet(colours=2), 450),
     ("two-colours-wrap", RuleSet(colours=2, wrap=True), 572),
@@ -413,7 +414,7 @@ def test_same_position_under_several_variants() -> None:
         ("standard", STANDARD),
         ("wrap", WRAP),
         ("min-len-2", RuleSet(min_len=2)),
-        ("one-joker", RuleSet.preset("vietnamese")),
+        ("one-joker", preset("vietnamese")),
         ("wrap-no-jokers", RuleSet(wrap=True, jokers=1, max_jokers_per_set=0)),
     ]:
         placed[name] = _checked(position_from_text(table, rules)).placed_count
@@ -497,7 +498,7 @@ def test_opening_may_continue_onto_the_table() -> None:
     assert _checked(position_from_text(CONTINUE_TEXT)).placed_count == 3
     position = position_from_text(CONTINUE_TEXT, CONTINUE)
     move = _checked(position)
-    assert move.placed_count == 4 and move.position.initial and move.to_json()["initial"]
+    assert move.placed_count == 4 and move.position.initial and move_json(move)["initial"]
     assert oracle_answer(position).score == solver_score(move)
     assert not any(all(new.from_rack) for new in move.table)
 

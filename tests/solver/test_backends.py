@@ -54,8 +54,8 @@ def test_positions_span_the_sizes_and_features() -> None:
 def test_cpsat_and_cbc_agree(name: str, position: Position) -> None:
     objective = "value" if name.endswith(("3", "7")) else "tiles"
     keep = name.endswith("5")
-    ours = solve(position, objective, keep_jokers=keep, limit=LIMIT)
-    cbc = solve(position, objective, keep_jokers=keep, limit=LIMIT, backend="cbc")
+    ours = solve(position, objective=objective, keep_jokers=keep, limit=LIMIT)
+    cbc = solve(position, objective=objective, keep_jokers=keep, limit=LIMIT, backend="cbc")
     assert ours.status == "optimal" and cbc.status == "optimal", position.to_text()
     for move in (ours, cbc):
         assert move_problems(position, move.melds, move.placed) == [], position.to_text()

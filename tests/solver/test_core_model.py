@@ -66,7 +66,7 @@ def test_core_model_places_what_the_oracle_places(seed: int) -> None:
     assert raw.status == "optimal"
     scores = model.scores(raw.values)
     expected = oracle_answer(position, str(objective)).score
-    got = (scores["placed_count"], scores["placed_value"])
+    got = (scores[Level.PLACED_COUNT], scores[Level.PLACED_VALUE])
     assert got == (expected.placed_count, expected.placed_value), position.to_text()
     table, placed = extract(position, model, raw.values)
     problems = move_problems(position, [m.meld for m in table], placed)

@@ -15,6 +15,7 @@ from rummikub.models.generate import random_position
 from rummikub.models.validation import move_problems
 from rummikub.solver import Limit, solve
 from rummikub.solver.backends import BACKENDS
+from rummikub.steps.report import move_json
 
 
 def big_position() -> Position:
@@ -78,7 +79,7 @@ def test_same_input_same_json_apart_from_timing() -> None:
         position = random_position(
             seed, table_tiles=40 + seed, joker_rate=0.1, rack_jokers=seed % 2
         )
-        first, second = (solve(position).to_json() for _ in range(2))
+        first, second = (move_json(solve(position)) for _ in range(2))
         first.pop("seconds")
         second.pop("seconds")
         assert json.dumps(first) == json.dumps(second)
@@ -104,7 +105,7 @@ def test_unique_optimum_prints_the_same_on_every_backend(text: str) -> None:
         # A generous limit: CBC and HiGHS count wall-clock time, and on a stalled CI
         # machine one backend once stopped at the default 10 s on this tiny model
         # ("feasible", not a different optimum), which is not what this test is about.
-        payload = solve(position, backend=backend, limit=_GENEROUS).to_json()
+        payload = move_json(solve(position, backend=backend, limit=_GENEROUS))
         status, seconds = payload["status"], payload.pop("seconds")
         assert status == "optimal", f"{backend}: {status} after {seconds} s"
         outputs[backend] = json.dumps(payload)

@@ -125,7 +125,7 @@ def _check_oracle_witness(position: Position, answer: Answer) -> None:
 def _check(position: Position, objective: str, keep_jokers: bool, options: str) -> None:
     answer = oracle_answer(position, objective, keep_jokers)
     _check_oracle_witness(position, answer)
-    move = solve(position, objective, keep_jokers=keep_jokers)
+    move = solve(position, objective=objective, keep_jokers=keep_jokers)
     report = _report(position, options, answer, move)
     problems = move_problems(position, move.melds, move.placed)
     assert problems == [], f"illegal solver move: {problems}{report}"
@@ -138,7 +138,7 @@ def _check(position: Position, objective: str, keep_jokers: bool, options: str) 
     # The steps a person would follow replay onto the old position as exactly this table.
     table, rack = replay(position.table, position.rack, explain(move), position.rules)
     assert sorted(m.tiles for m in table) == sorted(m.tiles for m in move.melds), report
-    assert sorted(rack, key=Tile.sort_key) == move.rack_left, report
+    assert sorted(rack, key=Tile.sort_key) == list(move.rack_left), report
 
 
 @pytest.mark.slow

@@ -21,7 +21,8 @@ from rummikub.models import JOKER, STANDARD, Position, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.moves import picked_up
 from rummikub.models.validation import move_problems
-from rummikub.solver import engine, opening, solve
+from rummikub.solver import engine, formulation, solve
+from rummikub.solver.objectives import Level
 
 SAMPLE = [c for c in CASES if not c.initial][::25]  # every rule set, jokers included
 RULE_SETS = [*RULES.values(), STANDARD]
@@ -56,13 +57,13 @@ def plain_table_position(seed: int) -> tuple[Position, str, bool]:
 @pytest.mark.parametrize("seed", range(PLAIN_TABLES))
 def test_solver_picks_up_the_least(seed: int) -> None:
     position, objective, keep = plain_table_position(seed)
-    move = solve(position, objective, keep_jokers=keep)
+    move = solve(position, objective=objective, keep_jokers=keep)
     assert move_problems(position, move.melds, move.placed) == []
     answer = oracle_answer(position, objective, keep, measure="picked")
     got = (move.placed_count, move.placed_value, len(move.moved))
     assert got == answer.score[:3], f"\n{position.to_text()}oracle:\n{answer.table_text()}"
     # The level counts what stays: the table's tiles minus those picked up.
-    assert move.scores["kept"] == len(position.table_tiles()) - len(move.moved)
+    assert move.scores[Level.KEPT] == len(position.table_tiles()) - len(move.moved)
 
 
 def test_plain_tables_have_rack_jokers_and_cheaper_answers() -> None:
@@ -84,16 +85,16 @@ def test_the_laid_model_decides_where_the_count_of_single_tiles_fails(
     """Should the table found not give every meld counted as keeping one tile a set of its
     own, the model with one-tile columns solves again: forced here, same optimum."""
     position, objective, keep = plain_table_position(seed)
-    expected = solve(position, objective, keep_jokers=keep)
+    expected = solve(position, objective=objective, keep_jokers=keep)
     rebuilt: list[bool] = []
 
     def formulate_turn(*args: object, **kwargs: bool) -> object:
         rebuilt.append(kwargs.get("singles", True) is False)
-        return opening.formulate_turn(*args, **kwargs)  # type: ignore[arg-type]
+        return formulation.formulate_turn(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(engine, "_singles_hold", lambda *args: False)
     monkeypatch.setattr(engine, "formulate_turn", formulate_turn)
-    move = solve(position, objective, keep_jokers=keep)
+    move = solve(position, objective=objective, keep_jokers=keep)
     assert move.scores == expected.scores and len(move.moved) == len(expected.moved)
     assert move_problems(position, move.melds, move.placed) == []
     assert rebuilt[-1] == any(expected.scores.values())  # re-solved unless a draw
@@ -116,7 +117,7 @@ def test_the_laid_model_decides_where_the_count_of_single_tiles_fails(
 def test_picked_up_by_hand(text: str, moved: int, kept: int) -> None:
     position = position_from_text(text)
     move = solve(position)
-    assert len(move.moved) == moved and move.scores["kept"] == kept
+    assert len(move.moved) == moved and move.scores[Level.KEPT] == kept
     assert oracle_answer(position, measure="picked").score.moved == moved
     assert oracle_answer(position).score.moved == len(position.table_tiles()) - kept
 

@@ -23,6 +23,8 @@ from rummikub.models.generate import random_position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.models.validation import move_problems
 from rummikub.solver import Move, Objective, Origin, Status, solve
+from rummikub.solver.objectives import Level
+from rummikub.steps.report import move_json
 
 SolveFn = Callable[..., Move]  # the solve_and_validate fixture of conftest.py
 K, E, N, R = Origin.KEPT, Origin.EXTENDED, Origin.NEW, Origin.REBUILT
@@ -50,7 +52,7 @@ def position(text: str, rules: RuleSet | None = None) -> Position:
 
 
 def jokers(move: Move) -> list[tuple[int, int, list[str]]]:
-    found = move.to_json()["jokers"]
+    found = move_json(move)["jokers"]
     assert isinstance(found, list)
     return [(j["meld"], j["position"], j["stands_for"]) for j in found]
 
@@ -66,7 +68,7 @@ def test_new_run_with_a_joker_at_its_end(solve_and_validate: SolveFn) -> None:
     laid = move.table[0].meld.tiles
     assert laid[0].is_joker or laid[-1].is_joker
     assert jokers(move) == [(0, 0, ["r11"])]  # a joker next to r13 can only be r11
-    assert move.rack_left == parse_tiles("k1")
+    assert list(move.rack_left) == parse_tiles("k1")
 
 
 def test_joker_extends_a_table_run_at_an_end(solve_and_validate: SolveFn) -> None:
@@ -136,7 +138,7 @@ def test_a_table_meld_with_two_jokers_is_extended_around_them(
 def test_a_third_joker_cannot_join_the_set(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("rack: r5 j j j", RuleSet(jokers=3)))
     assert placed(move) == norm("r5 j j")
-    assert move.rack_left == parse_tiles("j")
+    assert list(move.rack_left) == parse_tiles("j")
     rules = RuleSet(jokers=3, max_jokers_per_set=3)
     move = solve_and_validate(position("rack: r5 j j j", rules))
     assert shape(move) == expect(("r5 j j j", N))
@@ -210,7 +212,7 @@ def test_long_run_rebuilt_in_natural_shape(solve_and_validate: SolveFn) -> None:
     assert placed(move) == norm("k1 b1")
     assert shape(move) == expect(("r1 k1 b1", R), ("r2-13", R))
     assert move.moved == (Tile.parse("r1"),)  # picked up: only r1 leaves its place
-    assert move.scores["kept"] == 12  # the third level: r2-13 stay
+    assert move.scores[Level.KEPT] == 12  # the third level: r2-13 stay
 
 
 # --- extending and rebuilding --------------------------------------------------------------
@@ -233,7 +235,7 @@ def test_extending_a_run_at_both_ends(solve_and_validate: SolveFn) -> None:
 def test_extending_a_group(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("table: r5 b5 k5\nrack: o5 o6"))
     assert shape(move) == expect(("r5 b5 k5 o5", E))
-    assert move.rack_left == parse_tiles("o6")
+    assert list(move.rack_left) == parse_tiles("o6")
 
 
 def test_extend_one_meld_and_keep_the_other(solve_and_validate: SolveFn) -> None:
@@ -247,7 +249,7 @@ def test_splitting_a_run_to_make_a_group(solve_and_validate: SolveFn) -> None:
     assert placed(move) == norm("k6 b6")
     assert shape(move) == expect(("r3 r4 r5", R), ("r6 k6 b6", R))
     assert move.moved == (Tile.parse("r6"),)  # only r6 is picked up
-    assert move.scores["kept"] == 3  # r3 r4 r5 stay where they lie
+    assert move.scores[Level.KEPT] == 3  # r3 r4 r5 stay where they lie
 
 
 def test_taking_the_fourth_tile_of_a_group(solve_and_validate: SolveFn) -> None:
@@ -317,9 +319,9 @@ def test_nothing_playable_is_a_draw(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("table: r4 r5 r6\nrack: k1 b9 o13"))
     assert move.is_draw
     assert move.placed == () and move.placed_count == 0 and move.placed_value == 0
-    assert move.rack_left == sorted_tiles(parse_tiles("k1 b9 o13"))
+    assert list(move.rack_left) == sorted_tiles(parse_tiles("k1 b9 o13"))
     assert shape(move) == expect(("r4 r5 r6", K))
-    assert move.to_json()["draw"] is True
+    assert move_json(move)["draw"] is True
 
 
 def test_empty_rack(solve_and_validate: SolveFn) -> None:
@@ -332,7 +334,7 @@ def test_empty_rack(solve_and_validate: SolveFn) -> None:
 def test_empty_table(solve_and_validate: SolveFn) -> None:
     move = solve_and_validate(position("rack: r1 r2 r3 k9"))
     assert shape(move) == expect(("r1 r2 r3", N))
-    assert move.rack_left == parse_tiles("k9")
+    assert list(move.rack_left) == parse_tiles("k9")
 
 
 def test_empty_position(solve_and_validate: SolveFn) -> None:
@@ -364,9 +366,9 @@ def test_keep_jokers_holds_back_a_joker_that_adds_nothing(solve_and_validate: So
     assert placed(solve_and_validate(start)) == norm("r7 j")
     move = solve_and_validate(start, keep_jokers=True)
     assert placed(move) == "r7"
-    assert move.rack_left == parse_tiles("j")
+    assert list(move.rack_left) == parse_tiles("j")
     assert shape(move) == expect(("r4 r5 r6 r7", E))
-    assert move.to_json()["keep_jokers"] is True
+    assert move_json(move)["keep_jokers"] is True
 
 
 def test_keep_jokers_still_plays_a_joker_that_helps(solve_and_validate: SolveFn) -> None:
@@ -393,7 +395,7 @@ def test_keep_jokers_with_the_value_objective(solve_and_validate: SolveFn) -> No
 
 
 def without_seconds(move: Move) -> dict[str, object]:
-    result = move.to_json()
+    result = move_json(move)
     del result["seconds"]
     return result
 
@@ -407,8 +409,8 @@ DETERMINISM = [
 @pytest.mark.parametrize("start", DETERMINISM, ids=str)
 def test_solving_twice_gives_the_same_answer(start: Position) -> None:
     for objective, keep in [("tiles", False), ("value", True)]:
-        first = solve(start, objective, keep_jokers=keep)
-        second = solve(start, objective, keep_jokers=keep)
+        first = solve(start, objective=objective, keep_jokers=keep)
+        second = solve(start, objective=objective, keep_jokers=keep)
         assert first.status is Status.OPTIMAL
         assert without_seconds(first) == without_seconds(second)
         assert first.table == second.table
@@ -416,7 +418,7 @@ def test_solving_twice_gives_the_same_answer(start: Position) -> None:
 
 def test_solver_errors() -> None:
     with pytest.raises(SolverError, match="objective"):
-        solve(Position(), "most")
+        solve(Position(), objective="most")
     with pytest.raises(IllegalPositionError):
         solve(Position((), tuple(parse_tiles("r5 r5 r5"))))
 

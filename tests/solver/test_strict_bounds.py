@@ -25,9 +25,8 @@ from rummikub.models.position import Position
 from rummikub.models.validation import move_problems
 from rummikub.solver import Limit, solve
 from rummikub.solver.cpsat import solve_cpsat
-from rummikub.solver.formulation import TilePool
+from rummikub.solver.formulation import TilePool, formulate_turn
 from rummikub.solver.objectives import Objective
-from rummikub.solver.opening import formulate_turn
 
 # Three jokers and sets of 3: raising the jokers per set does not give the wildcard form,
 # so the exact model decides without a bound.
@@ -90,7 +89,7 @@ def test_bounds_hold_and_solve_returns_the_exact_optimum(index: int) -> None:
         assert exact <= bound, (exact, bound)
     locked = _optimum(under(position, "locked"), objective, keep)
     assert exact <= locked, (exact, locked)
-    move = solve(position, objective, keep_jokers=keep)
+    move = solve(position, objective=objective, keep_jokers=keep)
     assert move.status == "optimal"
     assert list(move.scores.values()) == exact
     assert move_problems(position, move.melds, move.placed) == []
@@ -101,7 +100,7 @@ def _branch(position: Position, objective: str, keep: bool) -> str:
     relaxed = _relaxed_position(position)
     if relaxed is None:
         return "exact, no relaxed model"
-    loose = solve(relaxed, objective, keep_jokers=keep)
+    loose = solve(relaxed, objective=objective, keep_jokers=keep)
     if all(meld.jokers <= position.rules.max_jokers_per_set for meld in loose.melds):
         return "the relaxed move"
     return "exact, after the relaxed model"
@@ -114,7 +113,7 @@ def test_oracle_agrees_on_every_branch() -> None:
     for position, objective, keep in POSITIONS:
         if _explicit(position):
             branches[_branch(position, objective, keep)] += 1
-        move = solve(position, objective, keep_jokers=keep)
+        move = solve(position, objective=objective, keep_jokers=keep)
         expected = joker_oracle_answer(position, "strict", objective, keep).score
         assert solver_score(move) == expected
     assert branches["the relaxed move"] >= 3, branches
@@ -132,7 +131,7 @@ def test_an_opening_that_continues_is_checked_beyond_the_table() -> None:
         "table: k1 k2 k3 j k5\nrack: k4 k7 b1 b2 b4 j j\ninitial: yes"
     )
     for objective, keep in MODES:
-        move = solve(position, objective, keep_jokers=keep)
+        move = solve(position, objective=objective, keep_jokers=keep)
         assert move_problems(position, move.melds, move.placed) == []
         assert list(move.scores.values()) == _optimum(position, objective, keep)
         assert move.placed == ()  # no legal opening of 20 without two jokers in a set

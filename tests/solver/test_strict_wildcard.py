@@ -23,9 +23,8 @@ from rummikub.models.position import Position
 from rummikub.models.validation import move_problems
 from rummikub.solver import Limit, solve, solve_top
 from rummikub.solver.cpsat import solve_cpsat
-from rummikub.solver.formulation import TilePool
+from rummikub.solver.formulation import TilePool, formulate_turn
 from rummikub.solver.objectives import Objective
-from rummikub.solver.opening import formulate_turn
 from rummikub.solver.sets import mask
 from rummikub.solver.table_jokers import long_host_runs, long_hosts
 
@@ -77,7 +76,7 @@ def test_wildcard_hosts_match_explicit_hosts_small(index: int) -> None:
     position, objective, keep = SMALL[index]
     wildcard = _optimum(position, objective, keep, distinct=False)
     assert wildcard == _optimum(position, objective, keep, distinct=True)
-    move = solve(position, objective, keep_jokers=keep)
+    move = solve(position, objective=objective, keep_jokers=keep)
     assert list(move.scores.values()) == wildcard
     assert move_problems(position, move.melds, move.placed) == []
 
@@ -182,7 +181,7 @@ def test_staying_jokers_in_copies_of_one_set_go_one_to_each() -> None:
         "continue_after_initial=yes joker_rule=strict\n"
         "table: r2 r3 j | k6 j r6 | k5 j r5\nrack: r1 b6 b5 k7 b7 b7 k7 b2 b2 b3\ninitial: yes"
     )
-    ranked = solve_top(position, 3, "value")
+    ranked = solve_top(position, 3, objective="value")
     assert len(ranked.moves) == 3
     for move in ranked.moves:
         assert move_problems(position, move.melds, move.placed) == []

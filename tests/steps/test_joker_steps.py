@@ -51,7 +51,7 @@ def _position(text: str, rule: str, extra: str = "") -> Position:
 def _steps_ok(position: Position, objective: str = "tiles", keep: bool = False) -> list[str]:
     """What is wrong with the steps of the best move, after checking that they replay to the
     new table; a move that itself breaks the joker rule (a solver bug) says so instead."""
-    move = solve(position, objective, keep_jokers=keep)
+    move = solve(position, objective=objective, keep_jokers=keep)
     told = explanation(move)
     table, _ = replay(position.table, position.rack, told.steps, position.rules)
     assert sorted(map(str, table)) == sorted(map(str, move.melds))

@@ -175,7 +175,9 @@ def test_replay_gives_the_new_table_standard_game(chunk: int) -> None:
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
         rng = random.Random(-seed)
         position = standard_position(seed)
-        move = solve(position, rng.choice(("tiles", "value")), keep_jokers=rng.random() < 0.3)
+        move = solve(
+            position, objective=rng.choice(("tiles", "value")), keep_jokers=rng.random() < 0.3
+        )
         check_explained(move)
 
 
@@ -184,7 +186,9 @@ def test_replay_gives_the_new_table_small_rule_sets(chunk: int) -> None:
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
         rng = random.Random(-seed)
         position = small_position(seed)
-        move = solve(position, rng.choice(("tiles", "value")), keep_jokers=rng.random() < 0.3)
+        move = solve(
+            position, objective=rng.choice(("tiles", "value")), keep_jokers=rng.random() < 0.3
+        )
         check_explained(move)
 
 
