@@ -63,7 +63,7 @@ class GameRecorder:
             seed=seed,
             players=list(names),
             rules=rules_json(config.rules),
-            rack_size=config.rack_size,
+            rack_size=config.deal_size,
             target=config.target,
             seat_seeds=list(seeds),
         )

@@ -1,6 +1,6 @@
 """The game engine: deal, first player, turns checked by the independent validator, scoring.
 
-One round: every player gets ``rack_size`` tiles (14), each draws a tile to decide who
+One round: every player gets the rules' ``rack_size`` tiles (14), each draws a tile to decide who
 starts (highest number; a joker counts 0; tied players draw again), those tiles go back
 and the pool is reshuffled. Players then move in seat order from the first player. A
 player who does not play draws a tile (or passes when the pool is empty). The round ends
@@ -39,15 +39,20 @@ class GameConfig:
     """How a game is played: the rules, the rack size, and one round or a match to a target."""
 
     rules: RuleSet = STANDARD
-    rack_size: int = 14
+    rack_size: int | None = None  # None: the rules' (RuleSet.rack_size)
     target: int | None = None  # None: one round; else rounds until a total reaches it
     max_rounds: int = 100  # a match stops here even if nobody reached the target
 
     def __post_init__(self) -> None:
-        if self.rack_size < 1:
+        if self.deal_size < 1:
             raise ArenaError(f"rack size must be at least 1, got {self.rack_size}")
         if self.target is not None and self.target < 1:
             raise ArenaError(f"match target must be positive, got {self.target}")
+
+    @property
+    def deal_size(self) -> int:
+        """Tiles dealt to each player: the rack size given, else the rules'."""
+        return self.rules.rack_size if self.rack_size is None else self.rack_size
 
 
 @dataclass
@@ -350,7 +355,7 @@ def play_game(
     turns_taken = [0] * n
     rounds: list[RoundResult] = []
     for round_no in range(1, config.max_rounds + 1):
-        deal = deals(round_no) if deals else deal_round(rng, n, config.rules, config.rack_size)
+        deal = deals(round_no) if deals else deal_round(rng, n, config.rules, config.deal_size)
         if recorder is not None:
             recorder.deal(round_no, deal)
         result = play_round(

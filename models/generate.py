@@ -63,19 +63,21 @@ def _random_meld(
 def random_position(
     seed: int,
     table_tiles: int = 30,
-    rack_tiles: int = 14,
+    rack_tiles: int | None = None,
     rules: RuleSet = STANDARD,
     joker_rate: float = 0.05,
     initial: bool = False,
     rack_jokers: int = 0,
 ) -> Position:
-    """A legal position with about ``table_tiles`` on the table and ``rack_tiles`` on the rack.
+    """A legal position with about ``table_tiles`` on the table and ``rack_tiles`` on the rack
+    (by default the rules' rack size).
 
     ``joker_rate`` is the chance that a table tile is replaced by a joker (while jokers
     last); ``rack_jokers`` jokers (as many as are left) are dealt to the rack first.
     ``initial`` leaves the table empty and marks the opening meld as still to make.
     """
     rng = random.Random(seed)
+    rack_tiles = rules.rack_size if rack_tiles is None else rack_tiles
     pool = full_set(rules)
     table: list[Meld] = []
     placed = 0

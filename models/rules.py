@@ -97,6 +97,9 @@ class RuleSet:
     copies: int = rule_option(2, "Copies of each numbered tile.", low=1, high=MAX_COPIES)
     jokers: int = rule_option(2, "Jokers in the game.", low=0, high=MAX_JOKERS)
     min_len: int = rule_option(3, "Fewest tiles in a set.", low=2)
+    rack_size: int = rule_option(
+        14, "Tiles dealt to each player at the start of a round (games and the arena).", low=1
+    )
     max_jokers_per_set: int = rule_option(
         2, "Jokers one set may hold (the 1998 Pressman American edition: 1).", low=0
     )
