@@ -3,8 +3,8 @@
 :func:`explain` turns a solver :class:`~rummikub.solver.Move` into steps a person can follow.
 """
 
-from rummikub.steps.planner import explain
+from rummikub.steps.planner import Walkthrough, explain
 from rummikub.steps.replay import Step
 from rummikub.steps.report import move_json, ranked_json
 
-__all__ = ["Step", "explain", "move_json", "ranked_json"]
+__all__ = ["Step", "Walkthrough", "explain", "move_json", "ranked_json"]

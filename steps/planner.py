@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from itertools import combinations
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal, cast, overload
 
 from rummikub.models.errors import SolverError
 from rummikub.models.joker_plan import (
@@ -1208,13 +1208,37 @@ def explanation(move: Move, steps: bool = True) -> Explanation:
     )
 
 
-def explain(move: Move) -> list[Step]:
+@dataclass(frozen=True)
+class Walkthrough(Sequence[Step]):
+    """The steps of a move (a sequence: iterate, index, count them) and, in ``note``, why
+    they could not keep the table-joker rule when the move itself breaks it (a solver bug:
+    the steps then carry it out as under the free rule); None when they do."""
+
+    steps: tuple[Step, ...]
+    note: str | None = None
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | Sequence[Step]:
+        return self.steps[index]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+
+def explain(move: Move) -> Walkthrough:
     """Steps a person can carry out to turn the old table and rack into the move's new table.
 
     Replaying them with :func:`rummikub.steps.replay.replay` on the move's position gives
-    exactly the new table (the same melds, tile for tile) and the move's rack.
+    exactly the new table (the same melds, tile for tile) and the move's rack. Their
+    ``note`` says when they fall back to the free joker rule (see :class:`Walkthrough`).
     """
-    return list(explanation(move).steps)
+    told = explanation(move)
+    return Walkthrough(told.steps, told.flaw)
 
 
 def explained(move: Move) -> tuple[list[Step], list[tuple[Source, ...]]]:

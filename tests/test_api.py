@@ -9,6 +9,7 @@ import json
 import pkgutil
 import subprocess
 import sys
+import time
 from importlib.metadata import requires
 from pathlib import Path
 
@@ -181,3 +182,56 @@ def test_each_public_name_of_the_api_is_defined_once_in_the_package() -> None:
             assert _public_definitions(name) == {value.__module__}, name
     assert _public_definitions("Play") == {"rummikub.steps.replay"}
     assert _public_definitions("Reply") == {"rummikub.game.protocol"}
+
+
+# --- the API traps of issue 32 ---------------------------------------------------------
+
+
+def test_positions_under_different_rules_are_different() -> None:
+    text = "table: r1 r2 r3\nrack: k5"
+    standard = rummikub.Position.parse(text)
+    american = rummikub.Position.parse(text, rummikub.preset("american"))
+    assert standard != american
+    assert len({standard, american}) == 2
+    assert standard == rummikub.Position.parse(text)
+
+
+def test_explain_returns_the_steps_and_their_note() -> None:
+    position = rummikub.Position.parse("table: r5 j r7\nrack: r6 b1 b2")
+    told = rummikub.explain(rummikub.solve(position))
+    assert isinstance(told, rummikub.steps.Walkthrough)
+    assert [s.action for s in told] == ["swap", "play"] and len(told) == 2
+    assert told.note is None  # the steps keep the joker rule
+
+
+def test_a_move_is_immutable_and_scores_are_keyed_by_level() -> None:
+    move = rummikub.solve(rummikub.Position.parse("table: r5 j r7\nrack: r6 b1 b2"))
+    assert isinstance(move.melds, tuple) and isinstance(move.rack_left, tuple)
+    assert isinstance(move.table, tuple) and isinstance(move.placed, tuple)
+    assert all(isinstance(level, rummikub.solver.Level) for level in move.scores)
+    with pytest.raises(TypeError):
+        move.scores[rummikub.solver.Level.KEPT] = 0  # type: ignore[index]
+
+
+def test_options_are_keyword_only() -> None:
+    position = rummikub.Position.parse("rack: r1 r2 r3")
+    with pytest.raises(TypeError):
+        rummikub.solve(position, "tiles")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        rummikub.analyze(position, rummikub.Limit(seconds=5))  # type: ignore[call-arg]
+    assert rummikub.solve(position, objective="value").placed_count == 3
+
+
+def test_a_time_limit_is_the_whole_calls() -> None:
+    """solve_top and analyze solve many models; the limit bounds them all together."""
+    position = rummikub.Position.parse(
+        "table: k1-4 | o9-13 | rbk7 | b3-6 | r10-12\nrack: o8 k13 j b2 r5 r6 k9 b9 o2 o3"
+    )
+    started = time.perf_counter()
+    rummikub.analyze(position, limit=rummikub.Limit(seconds=0.5))
+    rummikub.solve_top(position, 20, limit=rummikub.Limit(seconds=0.5))
+    assert time.perf_counter() - started < 4  # each within its half second, and a margin
+
+
+def test_step_is_exported() -> None:
+    assert rummikub.Step is rummikub.steps.Step

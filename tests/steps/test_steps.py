@@ -120,7 +120,7 @@ def check_explained(move: Move) -> list[Step]:
         assert data["action"] == step.action
         assert json.loads(json.dumps(data)) == data
     check_provenance(move)
-    return steps
+    return list(steps)
 
 
 # --- many positions: replay gives exactly the new table ------------------------------------
