@@ -230,6 +230,27 @@ def _opponent_seat(state: GameState, seat: int) -> int:
     return seat
 
 
+def at_turn_of(state: GameState, seat: int) -> GameState:
+    """The state when opponent ``seat`` is to play: the one to play now, or a later one (the
+    opponents before it drew, or passed when the pool was empty; see :func:`skipped`).
+    :class:`IllegalEventError` when it is your turn, the seat is no opponent or has
+    already had its turn, or the round is over."""
+    if state.ended is not None:
+        raise IllegalEventError(f"{state.status()}: no more turns this round")
+    return _skip_to(state, _opponent_seat(state, seat))
+
+
+def skipped(state: GameState, seat: int) -> tuple[int, ...]:
+    """The seats whose turns go by without a play (each drew or passed) before ``seat``
+    plays: those between the one to play now and ``seat``."""
+    seats: list[int] = []
+    current = state.to_play
+    while current != seat and len(seats) < state.players:
+        seats.append(current)
+        current = _next(state, current)
+    return tuple(seats)
+
+
 def _skip_to(state: GameState, seat: int) -> GameState:
     """The opponents between the one to play and ``seat`` did not play: each drew or passed."""
     while state.to_play != seat and state.ended is None:
@@ -334,6 +355,11 @@ def _opponent_played(
     state = _skip_to(state, seat)
     Position.of(event.table, state.rack, rules=state.rules)  # legal melds, tile counts
     laid = _table_change(state, event.table, _seat_text(seat))
+    if event.placed and Counter(event.placed) != laid:
+        raise IllegalEventError(
+            f"the new table adds {_tiles_text(laid)} to the table, not the tiles placed "
+            f"({format_tiles(sorted_tiles(event.placed))})"
+        )
     if laid.total() > state.rack_sizes[seat]:
         raise IllegalEventError(
             f"{_seat_text(seat)} holds {state.rack_sizes[seat]} tiles but the new table has "
@@ -549,9 +575,11 @@ __all__ = [
     "Scored",
     "Undo",
     "apply",
+    "at_turn_of",
     "check_typed",
     "event_from_json",
     "replay",
+    "skipped",
     "start",
     "state_json",
 ]

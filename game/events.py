@@ -116,16 +116,34 @@ class NewGame(Event):
 
 @dataclass(frozen=True)
 class OpponentPlayed(Event):
-    """An opponent played; the table is now ``table``."""
+    """An opponent played; the table is now ``table``.
+
+    ``placed``, when given, are the tiles the opponent put down as the user told them, and
+    ``table`` the layout the companion inferred (:func:`rummikub.game.placed.lay_out`);
+    empty when the user gave the table.
+    """
 
     kind: ClassVar[str] = "table"
     seat: int
     table: tuple[Meld, ...]
+    placed: tuple[Tile, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "table": melds_json(self.table)}
+        stored: dict[str, Any] = {
+            "event": self.kind,
+            "seat": self.seat,
+            "table": melds_json(self.table),
+        }
+        if self.placed:  # older readers ignore it: the table alone says what happened
+            stored["placed"] = tiles_json(self.placed)
+        return stored
 
     def describe(self) -> str:
+        if self.placed:
+            return (
+                f"{seat_text(self.seat)} placed {' '.join(map(str, self.placed))} (laid out by "
+                f"the companion): table {table_text(self.table)}"
+            )
         return f"{seat_text(self.seat)} played: table {table_text(self.table)}"
 
 
@@ -257,7 +275,10 @@ def _parse_event(kind: str, obj: Mapping[str, Any]) -> Event:
             _int_of(obj.get("target", MATCH_TARGET), "target"),
         )
     if kind == "table":
-        return OpponentPlayed(_int_of(obj["seat"], "seat"), _melds_of(obj["table"], "table"))
+        placed = _tiles_of(obj["placed"], "placed") if "placed" in obj else ()
+        return OpponentPlayed(
+            _int_of(obj["seat"], "seat"), _melds_of(obj["table"], "table"), placed
+        )
     if kind == "drew":
         return OpponentDrew(_int_of(obj["seat"], "seat"))
     if kind == "draw":
