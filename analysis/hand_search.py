@@ -12,42 +12,24 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable
-from itertools import combinations
 
-from rummikub.models.meld import readings
 from rummikub.models.rules import RuleSet
-from rummikub.models.tile import JOKER, Colour, Tile
+from rummikub.models.tile import Tile
+from rummikub.solver.catalogue import catalogue
 
 Hand = tuple[int, ...]  # count per tile type, in RuleSet.tile_types order
 
 
 @functools.lru_cache(maxsize=16)
 def game_sets(rules: RuleSet) -> tuple[tuple[Hand, int], ...]:
-    """Every distinct set of the game as (counts per tile type, best value), runs no longer
-    than ``2 * min_len - 1``."""
-    shapes: list[list[Tile]] = []
-    for number in range(1, rules.numbers + 1):
-        for size in range(rules.min_len, rules.colours + 1):
-            for colours in combinations(range(rules.colours), size):
-                shapes.append([Tile(Colour(c), number) for c in colours])
-    for colour in range(rules.colours):
-        for length in range(rules.min_len, min(rules.numbers, rules.max_run_in_catalogue) + 1):
-            for start in rules.run_starts(length):
-                numbers = rules.run_numbers(start, length)
-                shapes.append([Tile(Colour(colour), n) for n in numbers])
+    """Every distinct set of the game (the solver's catalogue: runs no longer than
+    ``2 * min_len - 1``) as (counts per tile type, best value)."""
+    types = len(rules.tile_types)
     best: dict[Hand, int] = {}
-    for shape in shapes:
-        top = min(rules.jokers, rules.max_jokers_per_set, len(shape))
-        for jokers in range(top + 1):
-            for places in combinations(range(len(shape)), jokers):
-                tiles = [JOKER if i in places else t for i, t in enumerate(shape)]
-                found = readings(tiles, rules)
-                if not found:
-                    continue
-                counts = _counts(tiles, rules)
-                value = max(r.value for r in found)
-                if best.get(counts, -1) < value:
-                    best[counts] = value
+    for s in catalogue(rules):
+        held = dict(s.counts)
+        counts = tuple(held.get(i, 0) for i in range(types))
+        best[counts] = max(best.get(counts, -1), s.value)
     return tuple(sorted(best.items()))
 
 

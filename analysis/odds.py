@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -42,6 +41,7 @@ from rummikub.analysis.hands import (
     columns_product,
     is_winning_hand,
 )
+from rummikub.arena.stats import wilson
 from rummikub.models.errors import RulesError, RummikubError
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile
@@ -224,7 +224,7 @@ def estimate_hands(
         started = time.perf_counter()
         rng = random.Random(f"{seed}:{size}")
         hits = sum(check(rng.sample(pool, size)) for _ in range(samples))
-        low, high = wilson_interval(hits, samples)
+        low, high = wilson(hits, samples)
         rows.append(
             HandOdds(
                 size=size,
@@ -238,19 +238,6 @@ def estimate_hands(
             )
         )
     return rows
-
-
-def wilson_interval(hits: int, samples: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default)."""
-    if samples <= 0:
-        return 0.0, 1.0
-    p = hits / samples
-    denominator = 1 + z * z / samples
-    centre = (p + z * z / (2 * samples)) / denominator
-    half = z * math.sqrt(p * (1 - p) / samples + z * z / (4 * samples * samples)) / denominator
-    low = 0.0 if hits == 0 else max(0.0, centre - half)
-    high = 1.0 if hits == samples else min(1.0, centre + half)
-    return low, high
 
 
 def _check_sizes(sizes: list[int], rules: RuleSet) -> None:

@@ -27,7 +27,8 @@ import sys
 import time
 
 from rummikub.analysis.hands import can_open
-from rummikub.analysis.odds import Question, count_hands, wilson_interval
+from rummikub.analysis.odds import Question, count_hands
+from rummikub.arena.stats import wilson
 from rummikub.cli.odds import parse_sizes
 from rummikub.models.generate import full_set
 from rummikub.models.position import Position
@@ -88,7 +89,7 @@ def opening(args: argparse.Namespace) -> dict[str, object]:
         if (i + 1) % 10_000 == 0:
             print(f"  {i + 1:,} racks, {time.perf_counter() - started:.0f} s", flush=True)
     seconds = time.perf_counter() - started
-    low, high = wilson_interval(hits, args.samples)
+    low, high = wilson(hits, args.samples)
     inside = low <= exact.chance <= high
     print(
         f"exact: {exact.draws:,} of {exact.all_draws:,} draws = {exact.chance:.6f}\n"

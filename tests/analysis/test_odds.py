@@ -23,8 +23,8 @@ from rummikub.analysis.odds import (
     _Counter,
     count_hands,
     estimate_hands,
-    wilson_interval,
 )
+from rummikub.arena.stats import wilson
 from rummikub.cli.main import main
 from rummikub.models.generate import full_set
 from rummikub.models.notation import parse_tiles
@@ -213,9 +213,9 @@ def test_a_count_past_its_time_limit_says_so() -> None:
 
 
 def test_wilson_interval() -> None:
-    assert wilson_interval(0, 100)[0] == 0.0
-    assert wilson_interval(100, 100)[1] == 1.0
-    low, high = wilson_interval(50, 100)
+    assert wilson(0, 100)[0] == 0.0
+    assert wilson(100, 100)[1] == 1.0
+    low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
 
 
