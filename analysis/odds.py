@@ -42,7 +42,7 @@ from rummikub.analysis.hands import (
     is_winning_hand,
 )
 from rummikub.arena.stats import wilson
-from rummikub.models.errors import RulesError, RummikubError
+from rummikub.models.errors import InternalError, RulesError, RummikubError
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Tile
 
@@ -344,7 +344,8 @@ class _Counter:
 
     def _accepts(self, frontier: object) -> bool:
         if self.question is Question.WINNING:
-            assert isinstance(frontier, frozenset)
+            if not isinstance(frontier, frozenset):
+                raise InternalError("a frontier that is not a set of states")
             return any(self.machine.accepts(s) for s in frontier)
         return frontier == ACCEPTED
 
@@ -353,7 +354,8 @@ class _Counter:
         key = (frontier, counts, number if opening else 0)
         if key in self._next:
             return self._next[key]
-        assert isinstance(frontier, frozenset)
+        if not isinstance(frontier, frozenset):
+            raise InternalError("a frontier that is not a set of states")
         checking = self.deadline is not None and not len(self._next) % 256
         if checking and time.perf_counter() > (self.deadline or 0.0):
             raise CountTooLarge(
@@ -398,7 +400,8 @@ def _canonical(states: frozenset[State], perms: list[tuple[int, ...]]) -> frozen
         renamed = tuple(sorted((tuple(runs[i] for i in perm), jokers) for runs, jokers in states))
         if best is None or renamed < best:
             best = renamed
-    assert best is not None
+    if best is None:
+        raise InternalError("no best count among the candidates")
     return frozenset(best)
 
 
@@ -459,7 +462,8 @@ def _canonical_valued(frontier: ValuedFrontier, perms: list[tuple[int, ...]]) ->
         )
         if best is None or renamed < best:
             best = renamed
-    assert best is not None
+    if best is None:
+        raise InternalError("no best count among the candidates")
     return frozenset(best)
 
 
@@ -764,7 +768,8 @@ class _AddedTilesCounter:
             )
             if best is None or renamed < best:
                 best, best_order = renamed, order
-        assert best is not None
+        if best is None:
+            raise InternalError("no best count among the candidates")
         if best_order == tuple(range(colours)):
             return frontier
         return tuple(self._intern(key) for key in best)

@@ -1,4 +1,5 @@
-"""The one error hierarchy of the library: everything a user can get wrong."""
+"""The one error hierarchy of the library: everything a user can get wrong, and the one
+error for what no user can cause (a broken invariant: a bug)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,8 @@ class IllegalPositionError(RummikubError, ValueError):
 
 class SolverError(RummikubError):
     """The optimiser could not produce an answer (for example a backend is missing)."""
+
+
+class InternalError(RuntimeError):
+    """A broken invariant of the library: a bug, never a user's mistake (the command line
+    reports it as one, exit status 1)."""

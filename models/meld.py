@@ -9,7 +9,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 
-from rummikub.models.errors import IllegalMeldError, NotationError, RummikubError
+from rummikub.models.errors import IllegalMeldError, InternalError, NotationError, RummikubError
 from rummikub.models.notation import MELD_SEPARATORS, parse_meld_tokens
 from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import JOKER, Colour, Tile
@@ -62,7 +62,8 @@ class Reading:
         """What the jokers stand for: one tuple per possibility (several only for groups)."""
         jokers = self.size - len(self.real)
         if self.kind is MeldKind.RUN:
-            assert self.colour is not None
+            if self.colour is None:
+                raise InternalError("a run reading without a colour")
             present = {t.number for t in self.real}
             missing = tuple(Tile(self.colour, n) for n in self.numbers if n not in present)
             return [missing]
@@ -115,7 +116,8 @@ def _readings(tiles: tuple[Tile, ...], rules: RuleSet) -> tuple[Reading, ...]:
             high = max(numbers) if real else 1
             starts = range(max(1, high - size + 1), min(low, top - size + 1) + 1)
         for colour in run_colours:
-            assert colour is not None
+            if colour is None:
+                raise InternalError("a run without a colour")
             for start in starts:
                 cycle = top if start + size - 1 > top else 0
                 found.append(Reading(MeldKind.RUN, size, start, colour, real, cycle))

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from rummikub.models.errors import NotationError
+from rummikub.models.rules import STANDARD, RuleSet
 from rummikub.models.tile import Colour, Tile, _show, half_width
-
-if TYPE_CHECKING:
-    from rummikub.models.rules import RuleSet
 
 _SEPARATORS = re.compile(r"[\s,]+")
 # The run shorthand takes any dash: en and em dashes and the minus sign come with text
@@ -34,7 +31,7 @@ def parse_token(token: str, rules: RuleSet | None = None) -> list[Tile]:
 
 def _run(token: str, colour: Colour, low: int, high: int, rules: RuleSet | None) -> list[Tile]:
     """The tiles of the run shorthand from ``low`` to ``high`` (round the top if it wraps)."""
-    top = rules.numbers if rules is not None else 13
+    top = (rules or STANDARD).numbers
     if low < 1 or high < 1 or low == high:
         raise NotationError(
             f"bad run shorthand {_show(token)}: write colour, low and high like r3-7"

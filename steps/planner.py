@@ -27,7 +27,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any, Final, Literal, cast, overload
 
-from rummikub.models.errors import SolverError
+from rummikub.models.errors import InternalError, SolverError
 from rummikub.models.joker_plan import (
     JokerPlan,
     Role,
@@ -649,7 +649,8 @@ class _Explainer:
             order = ([] if j is None else [j]) + [d for d in range(len(self.new)) if d != j]
             given: list[tuple[Tile, int]] = []
             for joker, _ in freed:
-                assert isinstance(joker, TableJoker)
+                if not isinstance(joker, TableJoker):
+                    raise InternalError("a freed table joker without its tag")
                 d = next((d for d in order if self.rack[d][joker.means] > 0), None)
                 if d is None:
                     raise _NoSwap(
@@ -1119,7 +1120,8 @@ def _steps(move: Move, flow: _Flow, opening: Sequence[Meld], plan: JokerPlan | N
         if best is None or (told[1], len(told[0])) < (best[1], len(best[0])):
             best = told
     if best is None:
-        assert failure is not None
+        if failure is None:
+            raise InternalError("no narration and no reason why")
         raise failure
     return best[0]
 
