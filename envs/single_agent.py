@@ -48,10 +48,10 @@ LEARNER = 0  # the learner's seat
 MAX_REDEALS = 100  # rounds won before the learner's first turn, dealt again at most
 
 
-class RummikubEnv(gymnasium.Env[Observation, np.int64]):
+class RummikubEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """The learner's game against ``opponents`` (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -136,7 +136,7 @@ class RummikubEnv(gymnasium.Env[Observation, np.int64]):
             return np.zeros(len(SLOTS), dtype=np.int8)
         return self.moves.mask
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The round as text: returned in ``ansi`` mode, printed in ``human`` mode."""
         text = render_round(self.round, self.names, self.moves)
         if self.render_mode == "human":
