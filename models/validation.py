@@ -72,9 +72,30 @@ def move_problems(
     (anywhere, as moves recorded before that rule were read).
     """
     rules = position.rules
-    problems: list[str] = []
     placed_counts = Counter(placed)
-    rule = rules.joker_rule
+    problems = _illegal_melds(new_table, rules) + _tile_count_problems(
+        position, new_table, placed_counts
+    )
+    if position.initial and placed_counts and rules.continue_after_initial:
+        problems += _continued_opening_problems(position, new_table, placed_counts, written_order)
+    elif position.initial and placed_counts:
+        problems += _opening_problems(position, new_table)
+    if not problems and not placed_counts and _rearranged(position.table, new_table, rules):
+        problems.append(
+            "nothing is placed, so the table must stay as it was: a player who places no tile "
+            "draws and may not rearrange the table"
+        )
+    legal = all(meld.is_legal(rules) for meld in new_table)
+    if rules.joker_rule is not JokerRule.FREE and legal:  # needs the new melds' readings
+        problems += table_joker_problems(
+            position, new_table, placed_counts, written_order, with_their_sets=with_their_sets
+        )
+    return problems
+
+
+def _illegal_melds(new_table: Sequence[Meld], rules: RuleSet) -> list[str]:
+    """The new melds that are not legal sets, each with why."""
+    problems = []
     for i, meld in enumerate(new_table, 1):
         if not meld.is_legal(rules):
             reason = (
@@ -83,69 +104,79 @@ def move_problems(
                 else why_illegal(meld.tiles, rules)
             )
             problems.append(f"new meld {i} '{meld}' is not a legal set: {reason}")
+    return problems
+
+
+def _tile_count_problems(
+    position: Position, new_table: Sequence[Meld], placed: Counter[Tile]
+) -> list[str]:
+    """Placed tiles the rack does not hold; table tiles that vanished or appeared."""
+    problems = []
     rack = position.rack_counts()
-    for tile, count in placed_counts.items():
+    for tile, count in placed.items():
         if count > rack[tile]:
             problems.append(f"placed {count}x {tile} but the rack holds {rack[tile]}")
-    before = position.table_counts()
     after = Counter(t for meld in new_table for t in meld.tiles)
-    expected = before + placed_counts
+    expected = position.table_counts() + placed
     for tile in sorted(set(expected) | set(after), key=Tile.sort_key):
         if after[tile] < expected[tile]:
             problems.append(f"{expected[tile] - after[tile]}x {tile} vanished from the table")
         elif after[tile] > expected[tile]:
             problems.append(f"{after[tile] - expected[tile]}x {tile} appeared from nowhere")
-    if position.initial and placed_counts and rules.continue_after_initial:
-        # The opening meld (rack tiles only) came first; the turn then went on as usual, so
-        # the placed tiles must hold sets worth the threshold, which may since have moved.
-        # At least one set, whatever the threshold (a set is worth at least 3, so 1 says it),
-        # and not of the tiles that free table jokers later in the turn (those must still be
-        # on the rack then): some account of the table jokers must leave an opening.
-        need = max(rules.initial_threshold, 1)
-        opening_tiles = Counter(placed_counts)
-        if rule is not JokerRule.FREE and all(m.is_legal(rules) for m in new_table):
-            allows = opening_allows(position, placed_counts)
-            witness = table_joker_witness(
-                position, new_table, placed_counts, allows=allows, written_order=written_order
-            )
-            witness = witness or table_joker_witness(
-                position, new_table, placed_counts, written_order=written_order
-            )
-            if witness is not None:
-                opening_tiles -= Counter(t for _, freed in witness.old.values() for t in freed)
-        value = opening_value(list(opening_tiles.elements()), rules, need)
-        if value < need:
-            problems.append(
-                f"the placed tiles hold no opening meld worth {rules.initial_threshold} "
-                f"(best {value})"
-                if value
-                else "the placed tiles hold no opening meld (no set of rack tiles alone)"
-            )
-            if opening_tiles != placed_counts:
-                problems[-1] += ", not counting the tiles that free table jokers"
-    elif position.initial and placed_counts:
-        old = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in position.table)
-        new = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in new_table)
-        if old - new:
-            problems.append("the initial meld may not touch the table")
-        fresh = new - old
-        value = sum(
-            max((r.value for r in Meld(tiles).readings(rules)), default=0) * k
-            for tiles, k in fresh.items()
+    return problems
+
+
+def _continued_opening_problems(
+    position: Position, new_table: Sequence[Meld], placed: Counter[Tile], written_order: bool
+) -> list[str]:
+    """An opening turn that went on to the table: the placed tiles must hold sets worth
+    the threshold, not counting the tiles that free table jokers later in the turn."""
+    # The opening meld (rack tiles only) came first; the turn then went on as usual, so the
+    # placed tiles must hold sets worth the threshold, which may since have moved. At least
+    # one set, whatever the threshold (a set is worth at least 3, so 1 says it), and not of
+    # the tiles that free table jokers later in the turn (those must still be on the rack
+    # then): some account of the table jokers must leave an opening.
+    rules = position.rules
+    need = max(rules.initial_threshold, 1)
+    opening_tiles = Counter(placed)
+    if rules.joker_rule is not JokerRule.FREE and all(m.is_legal(rules) for m in new_table):
+        allows = opening_allows(position, placed)
+        witness = table_joker_witness(
+            position, new_table, placed, allows=allows, written_order=written_order
         )
-        if value < rules.initial_threshold:
-            problems.append(
-                f"initial meld worth {value}; the rules ask for at least {rules.initial_threshold}"
-            )
-    legal = all(meld.is_legal(rules) for meld in new_table)
-    if not problems and not placed_counts and _rearranged(position.table, new_table, rules):
+        witness = witness or table_joker_witness(
+            position, new_table, placed, written_order=written_order
+        )
+        if witness is not None:
+            opening_tiles -= Counter(t for _, freed in witness.old.values() for t in freed)
+    value = opening_value(list(opening_tiles.elements()), rules, need)
+    if value >= need:
+        return []
+    problem = (
+        f"the placed tiles hold no opening meld worth {rules.initial_threshold} (best {value})"
+        if value
+        else "the placed tiles hold no opening meld (no set of rack tiles alone)"
+    )
+    if opening_tiles != placed:
+        problem += ", not counting the tiles that free table jokers"
+    return [problem]
+
+
+def _opening_problems(position: Position, new_table: Sequence[Meld]) -> list[str]:
+    """An opening turn: the table untouched, new melds worth the threshold."""
+    rules = position.rules
+    problems = []
+    old = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in position.table)
+    new = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in new_table)
+    if old - new:
+        problems.append("the initial meld may not touch the table")
+    value = sum(
+        max((r.value for r in Meld(tiles).readings(rules)), default=0) * k
+        for tiles, k in (new - old).items()
+    )
+    if value < rules.initial_threshold:
         problems.append(
-            "nothing is placed, so the table must stay as it was: a player who places no tile "
-            "draws and may not rearrange the table"
-        )
-    if rule is not JokerRule.FREE and legal:  # the check needs the new melds' readings
-        problems += table_joker_problems(
-            position, new_table, placed_counts, written_order, with_their_sets=with_their_sets
+            f"initial meld worth {value}; the rules ask for at least {rules.initial_threshold}"
         )
     return problems
 

@@ -113,12 +113,14 @@ def _goes_as(tile: Tile) -> Tile:
     return tile
 
 
+Items = dict[Tile, list[list[int]]]  # per tile type: [old meld or -1 (rack), place, new meld]
+
+
 def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
     """Match every tile of the new table to the rack or an old meld (see :func:`provenance`);
     no old meld becomes one of the ``fresh`` new melds."""
     rules = move.position.rules
-    old = move.position.table
-    new = move.table
+    old, new = move.position.table, move.table
     slots: list[list[Source | None]] = [[None] * len(nm.meld) for nm in new]
     where: list[list[int]] = [[-1] * len(m) for m in old]
     kept_by_solver = {nm.source: j for j, nm in enumerate(new) if nm.source is not None}
@@ -126,7 +128,34 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
     # Per tile type: the tiles that can fill the open positions (the rack's, marked i = -1,
     # and the old tiles that do not stay where they lie), each with the new meld it goes to.
     # Rack tiles start where the move marks them; equal tiles may then trade places.
-    items: dict[Tile, list[list[int]]] = defaultdict(list)
+    items: Items = defaultdict(list)
+    _what_stays(old, new, survivor, slots, where, items)
+    open_rack, open_table = _open_places(old, new, survivor, slots, items)
+    guarded = rules.joker_rule is not JokerRule.FREE
+    _first_destinations(items, open_rack, open_table, where, guarded)
+    _trade_equal_tiles(move, items, where, guarded)
+    incoming: dict[tuple[int, Tile], list[Source]] = defaultdict(list)
+    for tile, group in items.items():
+        for i, _, j in group:
+            incoming[(j, tile)].append(RACK if i < 0 else i)
+    for j, nm in enumerate(new):
+        for q, tile in enumerate(nm.meld.tiles):
+            if slots[j][q] is None:
+                slots[j][q] = incoming[(j, tile)].pop()
+    sources = [[s for s in row if s is not None] for row in slots]
+    return _Flow(where, sources, survivor, kept_by_solver)
+
+
+def _what_stays(
+    old: Sequence[Meld],
+    new: Sequence[NewMeld],
+    survivor: dict[int, int],
+    slots: list[list[Source | None]],
+    where: list[list[int]],
+    items: Items,
+) -> None:
+    """Each old meld that becomes a new one keeps the tiles they share where they lie; the
+    rest of its tiles are picked up (into ``items``)."""
     for i, j in survivor.items():
         nm = new[j]
         stay = old[i].counts() & nm.meld.counts()
@@ -143,6 +172,17 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
                 where[i][p] = j
             else:  # picked up: a joker swapped out, or a tile given to another meld
                 items[_goes_as(tile)].append([i, p, -1])
+
+
+def _open_places(
+    old: Sequence[Meld],
+    new: Sequence[NewMeld],
+    survivor: dict[int, int],
+    slots: list[list[Source | None]],
+    items: Items,
+) -> tuple[dict[Tile, list[int]], dict[Tile, list[int]]]:
+    """The places still to fill, marked from the rack or not (the new meld of each), and
+    every rack tile and tile of an old meld that becomes none, into ``items``."""
     open_rack: dict[Tile, list[int]] = defaultdict(list)
     open_table: dict[Tile, list[int]] = defaultdict(list)
     for j, nm in enumerate(new):
@@ -155,10 +195,19 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
         if i not in survivor:
             for p, tile in enumerate(meld.tiles):
                 items[_goes_as(tile)].append([i, p, -1])
-    # Under the strict and locked rules the rack tiles go where the move marks them (a
-    # host's two rack tiles, a tile swapped for a joker: pinned below): rack tiles first,
-    # to the places marked from the rack.
-    guarded = rules.joker_rule is not JokerRule.FREE
+    return open_rack, open_table
+
+
+def _first_destinations(
+    items: Items,
+    open_rack: dict[Tile, list[int]],
+    open_table: dict[Tile, list[int]],
+    where: list[list[int]],
+    guarded: bool,
+) -> None:
+    """A new meld for every moving tile. Under the strict and locked rules the rack tiles go
+    where the move marks them (a host's two rack tiles, a tile swapped for a joker: pinned
+    later): rack tiles first, to the places marked from the rack."""
     for tile, group in items.items():
         if guarded:
             group.sort(key=lambda item: item[0] >= 0)
@@ -173,6 +222,10 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
             if item[0] >= 0:
                 where[item[0]][item[1]] = j
 
+
+def _trade_equal_tiles(move: Move, items: Items, where: list[list[int]], guarded: bool) -> None:
+    """Local search: exchange the destinations of two equal tiles while that saves pieces."""
+    rules, old = move.position.rules, move.position.table
     ordered = [_ordered(m, rules) for m in old]
 
     def cost(i: int) -> int:
@@ -181,12 +234,17 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
     # Under the strict joker rule a freed joker's new set holds two tiles from the rack, and
     # under both a tile swapped for a joker stays where the swap puts it: a rack tile in a
     # set with a joker keeps its place (an equal table tile may not take it).
-    holds_joker = [nm.meld.jokers > 0 for nm in new]
+    holds_joker = [nm.meld.jokers > 0 for nm in move.table]
 
     def pinned(item: list[int]) -> bool:
         return guarded and item[0] < 0 and holds_joker[item[2]]
 
-    # Local search: exchange the destinations of two equal tiles while that saves pieces.
+    def exchange(a: list[int], b: list[int]) -> None:
+        a[2], b[2] = b[2], a[2]
+        for item in (a, b):
+            if item[0] >= 0:
+                where[item[0]][item[1]] = item[2]
+
     for _ in range(_IMPROVEMENT_PASSES):
         improved = False
         for group in items.values():
@@ -195,30 +253,13 @@ def _flow(move: Move, fresh: frozenset[int] = frozenset()) -> _Flow:
                     continue
                 touched = {a[0], b[0]}
                 before = sum(cost(i) for i in touched)
-                a[2], b[2] = b[2], a[2]
-                for item in (a, b):
-                    if item[0] >= 0:
-                        where[item[0]][item[1]] = item[2]
+                exchange(a, b)
                 if sum(cost(i) for i in touched) < before:
                     improved = True
                     continue
-                a[2], b[2] = b[2], a[2]
-                for item in (a, b):
-                    if item[0] >= 0:
-                        where[item[0]][item[1]] = item[2]
+                exchange(a, b)
         if not improved:
             break
-
-    incoming: dict[tuple[int, Tile], list[Source]] = defaultdict(list)
-    for tile, group in items.items():
-        for i, _, j in group:
-            incoming[(j, tile)].append(RACK if i < 0 else i)
-    for j, nm in enumerate(new):
-        for q, tile in enumerate(nm.meld.tiles):
-            if slots[j][q] is None:
-                slots[j][q] = incoming[(j, tile)].pop()
-    sources = [[s for s in row if s is not None] for row in slots]
-    return _Flow(where, sources, survivor, kept_by_solver)
 
 
 def provenance(move: Move) -> list[tuple[Source, ...]]:
