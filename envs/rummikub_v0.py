@@ -142,7 +142,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             return
         moves = self.moves
         assert moves is not None  # an agent to move always has its moves
-        reply = moves.reply(int(action))  # type: ignore[arg-type]
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for a terminated agent")
+        reply = moves.reply(int(action))
         self.round.play_seen(moves.view, reply, agent)
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}

@@ -60,12 +60,14 @@ class RummikubEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         work_limit: float = DEFAULT_WORK_LIMIT,
     ) -> None:
-        if not 1 <= len(opponents) <= 3:
-            raise ArenaError(f"a game has 1 to 3 opponents, got {len(opponents)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
-        self.opponent_specs = tuple(opponents)
+        self.opponent_specs = (opponents,) if isinstance(opponents, str) else tuple(opponents)
+        for spec in self.opponent_specs:
+            make_player(spec, work_limit)  # an unknown strategy fails here, not at reset
+        if not 1 <= len(self.opponent_specs) <= 3:
+            raise ArenaError(f"a game has 1 to 3 opponents, got {len(self.opponent_specs)}")
         self.names = ("learner", *self.opponent_specs)
         self.render_mode = render_mode
         self.work_limit = work_limit

@@ -221,6 +221,8 @@ def test_an_action_the_mask_rules_out() -> None:
     bare.reset(seed=1)
     with pytest.raises(ValueError, match="not offered"):
         bare.step(illegal)
+    with pytest.raises(ValueError, match="is to move"):
+        bare.step(None)
 
 
 def test_a_new_kind_of_candidate_needs_a_new_version(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -131,3 +131,11 @@ def test_render_modes() -> None:
     env.reset(seed=2)
     text = env.render()
     assert text is not None and "* learner" in text and "  planner" in text
+
+
+def test_opponents_are_checked_when_the_environment_is_made() -> None:
+    with pytest.raises(ArenaError, match="unknown strategy 'nobody'"):
+        make(opponents=("planner", "nobody"))
+    with pytest.raises(ArenaError, match="1 to 3 opponents"):
+        make(opponents=("planner",) * 4)
+    assert make(opponents="max-tiles").names == ("learner", "max-tiles")
