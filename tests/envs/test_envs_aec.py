@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the env extra: pip install 'rummikub[env]'")
 
-from pettingzoo.test import api_test  # type: ignore[import-untyped]
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 from turn_checks import check_turn
 
 from rummikub.arena.planner import Candidate, Planner
@@ -114,6 +114,7 @@ def trace(env: Any, seed: int | None, actions: int = 40) -> list[Any]:
 
 
 def test_a_seeded_reset_replays_exactly() -> None:
+    seed_test(rummikub_v0.env, num_cycles=20)  # PettingZoo's own check: two environments
     env = rummikub_v0.env(players=3)
     first = trace(env, seed=5)
     trace(env, seed=6)
