@@ -614,6 +614,7 @@ main.add_command(importlib.import_module("rummikub.cli.advise").advise)
 main.add_command(importlib.import_module("rummikub.cli.game").game)
 main.add_command(importlib.import_module("rummikub.cli.review").review)
 main.add_command(importlib.import_module("rummikub.cli.odds").build_odds_command(rules_options))
+main.add_command(importlib.import_module("rummikub.cli.serve").serve)
 
 
 def run() -> None:

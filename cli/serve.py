@@ -1,0 +1,65 @@
+"""``rummikub serve``: the solver and the game companion as a web app (:mod:`rummikub.web`).
+
+Needs the ``web`` extra (``pip install 'rummikub[web]'``); it loads only when the command
+runs.
+"""
+
+from __future__ import annotations
+
+import click
+
+from rummikub.cli.errors import fail
+from rummikub.cli.errors import guard as _guard
+
+
+@click.command(
+    help="""Serve the solver and your games as a web app, for a phone at the table.
+
+\b
+Prints the address to open; Ctrl-C stops it. By default it answers this
+machine only (127.0.0.1). --host 0.0.0.0 lets a phone on the same network
+in: the address printed then carries a random access token, and every
+request without it is refused.
+\b
+The games are those of 'rummikub game' (RUMMIKUB_GAMES_DIR or --dir):
+a game started in the terminal continues on the phone and back.
+\b
+Examples:
+  rummikub serve
+  rummikub serve --host 0.0.0.0 --port 8080
+"""
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
+@click.option(
+    "--dir",
+    "directory",
+    metavar="DIR",
+    envvar="RUMMIKUB_GAMES_DIR",
+    help="Folder of the games (default: RUMMIKUB_GAMES_DIR, else the user data folder).",
+)
+@_guard
+def serve(host: str, port: int, directory: str | None) -> None:
+    try:
+        from rummikub.web.server import listen
+    except ImportError as error:
+        fail(
+            f"rummikub serve needs the web extra ({error.name} is missing): "
+            "pip install 'rummikub[web]'"
+        )
+    listening = listen(host, port, directory)
+    click.echo(f"Serving on {listening.address}")
+    if listening.config.token is None:
+        click.echo("Open it in a browser on this machine; Ctrl-C stops it.")
+    else:
+        click.echo(
+            "Open it on a phone on the same network (keep the token private); Ctrl-C stops it."
+        )
+    listening.run()
+    click.echo("Stopped.")
