@@ -50,6 +50,7 @@ from rummikub.envs.render import render_round
 from rummikub.envs.scoring import worst_score
 from rummikub.envs.stepped import SteppedRound
 from rummikub.game.rounds import GameConfig
+from rummikub.models.errors import InternalError
 from rummikub.models.presets import resolve_rules
 from rummikub.models.rules import STANDARD, RuleSet
 
@@ -141,7 +142,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         moves = self.moves
-        assert moves is not None  # an agent to move always has its moves
+        if moves is None:
+            raise InternalError(f"{agent} is to move but has no moves on offer")
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for a terminated agent")
         reply = moves.reply(int(action))

@@ -41,6 +41,7 @@ from rummikub.envs.stepped import SteppedRound
 from rummikub.game.errors import ArenaError
 from rummikub.game.protocol import Player
 from rummikub.game.rounds import GameConfig
+from rummikub.models.errors import InternalError
 from rummikub.models.presets import resolve_rules
 from rummikub.models.rules import STANDARD, RuleSet
 
@@ -129,7 +130,8 @@ class RummikubEnv(gymnasium.Env[dict[str, Any], np.int64]):
         result = self.round.result
         if result is not None:
             return {"winner": result.winner, "reason": result.reason, "scores": result.scores}
-        assert self.moves is not None
+        if self.moves is None:
+            raise InternalError("the learner is to move but has no moves on offer")
         return {"moves": self.moves.names()}
 
     def action_masks(self) -> npt.NDArray[np.int8]:

@@ -25,6 +25,7 @@ from rummikub.game.rounds import (
     play_turn,
 )
 from rummikub.game.scoring import blocked_winner, round_scores
+from rummikub.models.errors import InternalError
 from rummikub.models.tile import sorted_tiles
 
 
@@ -110,7 +111,7 @@ class SteppedRound:
 
         def player(view: PlayerView) -> Reply:
             if view != seen:
-                raise ArenaError(f"{name}: the environment's view differs from the game's")
+                raise InternalError(f"{name}: the environment's view differs from the game's")
             return reply
 
         return self.play(player, name)
