@@ -9,7 +9,6 @@ from __future__ import annotations
 import click
 
 from rummikub.cli.errors import fail
-from rummikub.cli.errors import guard as _guard
 
 
 @click.command(
@@ -44,8 +43,12 @@ Examples:
     envvar="RUMMIKUB_GAMES_DIR",
     help="Folder of the games (default: RUMMIKUB_GAMES_DIR, else the user data folder).",
 )
-@_guard
 def serve(host: str, port: int, directory: str | None) -> None:
+    # Not under the commands' guard (rummikub.cli.errors): a server owns its Ctrl-C, which
+    # stops it gracefully (uvicorn: requests answered, advice workers ended); its only
+    # error before it runs is an address it cannot listen on.
+    from rummikub.models.errors import RummikubError
+
     try:
         from rummikub.web.server import listen
     except ImportError as error:
@@ -53,7 +56,10 @@ def serve(host: str, port: int, directory: str | None) -> None:
             f"rummikub serve needs the web extra ({error.name} is missing): "
             "pip install 'rummikub[web]'"
         )
-    listening = listen(host, port, directory)
+    try:
+        listening = listen(host, port, directory)
+    except RummikubError as error:
+        fail(str(error))
     click.echo(f"Serving on {listening.address}")
     if listening.config.token is None:
         click.echo("Open it in a browser on this machine; Ctrl-C stops it.")

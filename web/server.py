@@ -8,8 +8,11 @@ access token, prints the address with it, and refuses every request without it.
 from __future__ import annotations
 
 import ipaddress
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import uvicorn
@@ -89,11 +92,47 @@ class Listening:
             )
         )
         try:
-            server.run(sockets=[self.listener])
-        except KeyboardInterrupt:  # uvicorn raises the signal again once it has stopped
+            with _stopped_by_signals(server):
+                server.run(sockets=[self.listener])
+        except KeyboardInterrupt:  # where signals cannot be masked: uvicorn's own handling
             pass
         finally:
             self.listener.close()
+
+
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _stopped_by_signals(server: uvicorn.Server) -> Iterator[None]:
+    """Ctrl-C and SIGTERM stop ``server`` gracefully, whatever a solve did to their handlers.
+
+    OR-Tools' CP-SAT sets a SIGINT handler of its own during each solve and leaves the
+    default action behind, which would end the server outright (no answer to the open
+    requests, no end to the advice workers). So the signals are blocked in every thread
+    of the server (the threads it starts inherit the mask) and a watcher thread takes
+    them: the first asks the server to stop, a second to stop at once.
+    """
+    if not hasattr(signal, "pthread_sigmask") or not hasattr(signal, "sigtimedwait"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if signal.sigtimedwait(STOP_SIGNALS, 0.2) is not None:
+                server.force_exit = server.should_exit
+                server.should_exit = True
+
+    watcher = threading.Thread(target=watch, name="stop-signals", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def listen(
