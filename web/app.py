@@ -39,7 +39,7 @@ SECURITY_HEADERS = {
     "img-src 'self' data:; script-src 'self'; form-action 'self'; frame-ancestors 'none'; "
     "base-uri 'none'",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # "no-referrer" would make form posts "Origin: null"
 }
 
 

@@ -65,9 +65,23 @@ def _new_form(request: Request, fields: forms.Fields, error: str | None, status:
     return page(request, "new_game.html", context, status)
 
 
+def free_name(taken: list[str]) -> str:
+    """The first of ``game-1``, ``game-2``, ... not taken: a name that needs no typing."""
+    number = 1
+    while f"game-{number}" in taken:
+        number += 1
+    return f"game-{number}"
+
+
 async def new_game_form(request: Request) -> Response:
     """An empty new-game form (or one with the fields of the address, to redraw it)."""
     fields = {k: v for k, v in request.query_params.items() if k in NEW_FIELDS}
+    if "name" not in fields:
+        try:
+            taken = await run_in_threadpool(web_state(request).desk.names)
+        except RummikubError:
+            taken = []
+        fields["name"] = free_name(taken)
     return _new_form(request, fields, None, 200)
 
 
