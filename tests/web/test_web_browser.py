@@ -80,6 +80,11 @@ def shot(page: Page, name: str, at: str | None = None) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def _left(page: Page, tile: str) -> str:
+    """The copies left that a key of the Solve page's keyboard shows."""
+    return page.locator(f'#solve-form button[data-tile="{tile}"] .left').inner_text()
+
+
 def test_a_short_game_by_taps_on_a_phone(address: str) -> None:
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -151,13 +156,16 @@ def _the_other_pages(page: Page, address: str) -> None:
     page.click("#table")
     tap_tiles(page, "#solve-form", ["k1", "k2", "k3", "k4"])
     page.click('#solve-form [data-key="meld"]')
-    tap_tiles(page, "#solve-form", ["o9", "o10", "o11"])
+    page.locator("#table").press("End")
+    page.keyboard.type(" o9-11")  # typed notation, counted on the keys too
+    assert page.input_value("#table") == "k1 k2 k3 k4 | o9-11"
+    assert _left(page, "k2") == "1" and _left(page, "o10") == "1"
     page.click("#rack")
-    tap_tiles(page, "#solve-form", ["o8", "k5", "j", "b2"])
-    assert page.input_value("#table") == "k1 k2 k3 k4 | o9 o10 o11"
+    tap_tiles(page, "#solve-form", ["o8", "k5", "j", "b2", "j"])
+    assert page.locator('#solve-form button[data-tile="j"]').is_disabled()  # both jokers used
     page.click("button[name=go]")
     page.wait_for_selector(".move .headline")
-    assert "Place 3 tiles" in page.locator(".move .headline").inner_text()
+    assert "You go out!" in page.locator(".move .headline").inner_text()
     shot(page, "solve", at=".move")
     page.goto(f"{address}/api")
     shot(page, "api")

@@ -306,6 +306,7 @@ def test_odds_page(client: Client) -> None:
         ("score", {"rack1": "r1"}, "not over"),
         ("round", {"rack": RACK}, "not scored"),
         ("redo", {}, "nothing to redo"),
+        ("pass", {}, "the pool still holds"),
         ("placed", {"seat": "1", "placed": "zz"}, "placed: not a tile"),
     ],
 )
@@ -330,6 +331,18 @@ def test_a_stale_page_records_nothing(client: Client, games_dir: Path) -> None:
     again = client.post(f"/games/{name}/drew", {"seat": "1", "seen": seen})  # a double tap
     refused(again, 409, "changed since this page showed it")
     assert [e["event"] for e in events(games_dir, name)] == ["new", "drew"]
+
+
+def test_pass_when_the_pool_is_empty(client: Client, games_dir: Path) -> None:
+    name = "pages-pass"
+    rules = "colours=2 numbers=3 copies=1 jokers=0 rack_size=3"  # 6 tiles, all dealt
+    made = new_game(client, name, players="2", first="0", rack="k1 b2 k3", rules=rules)
+    recorded(made, name)
+    page = game(client, name)
+    assert "Pass (the pool is empty)" in page.text
+    assert page.text.count('class="key tile') == 6  # the keyboard of these rules
+    recorded(tap(client, name, "pass"), name)
+    assert events(games_dir, name)[-1] == {"event": "pass"}
 
 
 def test_undo_at_the_start(client: Client) -> None:

@@ -3,14 +3,34 @@
 // left, a change of rules redraws the keyboard for them, and advice shows its progress.
 "use strict";
 
-const TOKEN = /^(?:[kbroygpwc]\d{1,2}|j(?:=\S+)?)$/i;
+// The tiles written in a field, to count the copies left on the keys: single tiles, runs
+// (r3-7) and groups (rbk7) as the notation writes them. The server reads and checks the
+// field itself; this count only keeps the keyboard from offering a tile that is all used.
+const SINGLE = /^([kbroygpwc])(\d{1,2})$/i;
+const RUN = /^([kbroygpwc])(\d{1,2})-(\d{1,2})$/i;
+const GROUP = /^([kbroygpwc]{2,})(\d{1,2})$/i;
+const JOKER = /^j(?:=\S+)?$/i;
+
+function colour(letter) {
+  const lower = letter.toLowerCase();
+  return lower === "y" ? "o" : lower;
+}
 
 function tokens(text) {
-  return text.split(/[\s,|;]+/).filter((t) => TOKEN.test(t)).map((t) => {
-    const lower = t.toLowerCase();
-    if (lower.startsWith("j")) return "j";
-    return (lower[0] === "y" ? "o" : lower[0]) + String(parseInt(lower.slice(1), 10));
+  const found = [];
+  text.split(/[\s,|;]+/).forEach((word) => {
+    let match;
+    if (JOKER.test(word)) {
+      found.push("j");
+    } else if ((match = SINGLE.exec(word))) {
+      found.push(colour(match[1]) + Number(match[2]));
+    } else if ((match = RUN.exec(word))) {
+      for (let n = Number(match[2]); n <= Number(match[3]); n += 1) found.push(colour(match[1]) + n);
+    } else if ((match = GROUP.exec(word))) {
+      [...match[1]].forEach((letter) => found.push(colour(letter) + Number(match[2])));
+    }
   });
+  return found;
 }
 
 function setUpKeyboard(board) {
