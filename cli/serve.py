@@ -44,6 +44,7 @@ Examples:
     help="Folder of the games (default: RUMMIKUB_GAMES_DIR, else the user data folder).",
 )
 def serve(host: str, port: int, directory: str | None) -> None:
+    """Listen, print the address, answer until Ctrl-C."""
     # Not under the commands' guard (rummikub.cli.errors): a server owns its Ctrl-C, which
     # stops it gracefully (uvicorn: requests answered, advice workers ended); its only
     # error before it runs is an address it cannot listen on.

@@ -85,6 +85,7 @@ class _Headers:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def with_headers(message: dict[str, object]) -> None:
+            """Send ``message``, the response's start with the headers added."""
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))  # type: ignore[call-overload]
                 headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
@@ -113,8 +114,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        """Nothing to open; on the way out, end every advice run."""
         yield
-        state.jobs.close()  # the server is stopping: end every advice run
+        state.jobs.close()
 
     app = Starlette(
         routes=_routes(),

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names loopback: ``localhost`` or a loopback address (not a name
+    that merely starts like one, ``127.example.com``)."""
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,7 @@ def _maker(action: str, fields: forms.Fields, notes: list[str]) -> Maker:
         seat = _seat(fields)
 
         def placed(state: GameState) -> Event:
+            """The play laid out from the tiles put down (its note kept for the page)."""
             tiles = forms.tiles(forms.text(fields, "placed"), "placed", state.rules)
             layout = lay_out(state, seat, tiles)
             if layout.note:
@@ -192,32 +193,37 @@ async def record(request: Request) -> Response:
     return RedirectResponse(f"/games/{name}{query}", 303)
 
 
-def _best(request: Request, name: str) -> dict[str, Any]:
+def _ended(request: Request, game: StoredGame, what: str) -> Response | None:
+    """The game's page saying there is nothing to look for when the round is over."""
+    state = game.history.state
+    if state.ended is None:
+        return None
+    return _game_page(request, game, error=f"{state.status()}: no {what}", status=400)
+
+
+def _best(request: Request, game: StoredGame) -> dict[str, Any]:
     state = web_state(request)
-    game = state.desk.load(name)
-    position = game.history.state.position()
     with state.solves:
-        move = solve(position, limit=Limit(state.config.solve_seconds))
+        move = solve(game.history.state.position(), limit=Limit(state.config.solve_seconds))
     return {**game_context(game), "best": move_view(move)}
 
 
 async def best_page(request: Request) -> Response:
     """Your best move now, and the button that records it as played."""
-    name = game_name(request)
-    context = await run_in_threadpool(_best, request, name)
+    game = await run_in_threadpool(web_state(request).desk.load, game_name(request))
+    ended = _ended(request, game, "move to look for")
+    if ended is not None:
+        return ended
+    context = await run_in_threadpool(_best, request, game)
     state: GameState = context["state"]
-    if state.ended is not None:
-        context["error"] = f"{state.status()}: no move to look for"
-    elif state.to_play != 0:
-        context["error"] = f"note: {state.status()}"
+    context["note"] = "" if state.to_play == 0 else f"note: {state.status()}"
     return page(request, "best.html", context)
 
 
-def _odds(request: Request, name: str) -> dict[str, Any]:
+def _odds(request: Request, game: StoredGame) -> dict[str, Any]:
     from rummikub.analysis.position import analyze
 
     state = web_state(request)
-    game = state.desk.load(name)
     with state.solves:
         analysis = analyze(game.history.state.position(), limit=Limit(state.config.solve_seconds))
     going = [o for o in analysis.outs if o.goes_out]
@@ -233,8 +239,11 @@ def _odds(request: Request, name: str) -> dict[str, Any]:
 
 async def odds_page(request: Request) -> Response:
     """Your chance to go out next turn, the draws that do it, the tiles no move places."""
-    name = game_name(request)
-    context = await run_in_threadpool(_odds, request, name)
+    game = await run_in_threadpool(web_state(request).desk.load, game_name(request))
+    ended = _ended(request, game, "odds to work out")
+    if ended is not None:
+        return ended
+    context = await run_in_threadpool(_odds, request, game)
     return page(request, "odds.html", context)
 
 

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rummikub.web.config import LOOPBACK_NAMES, WebConfig
+from rummikub.web.config import WebConfig, is_loopback
 from rummikub.web.errors import Refused, refusal
 
 ACCESS_COOKIE = "rummikub_access"
@@ -78,11 +78,13 @@ class Gate:
     def _check(self, scope: Scope) -> Response | None:
         headers = Headers(scope=scope)
         length = headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+        if not length.isdigit():
+            raise Refused(400, f"Content-Length is not a number: {length[:20]!r}")
+        if int(length) > MAX_BODY_BYTES:
             raise Refused(413, f"the request is larger than {MAX_BODY_BYTES} bytes")
         if self.config.loopback:
             host = _host_name(headers.get("host", "")).lower()
-            if host not in LOOPBACK_NAMES and not host.startswith("127."):
+            if not is_loopback(host):
                 raise Refused(400, f"this server answers on loopback only, not as {host[:60]!r}")
         if self.config.token is not None:
             early = self._access(scope, headers)
@@ -133,6 +135,7 @@ def _limited(receive: Receive) -> Receive:
     seen = 0
 
     async def limited() -> Message:
+        """The next message, once its body is counted."""
         nonlocal seen
         message = await receive()
         if message["type"] == "http.request":

@@ -7,7 +7,6 @@ access token, prints the address with it, and refuses every request without it.
 
 from __future__ import annotations
 
-import ipaddress
 import signal
 import socket
 import threading
@@ -18,7 +17,7 @@ from dataclasses import dataclass
 import uvicorn
 
 from rummikub.models.errors import RummikubError
-from rummikub.web.config import LOOPBACK_NAMES, WebConfig
+from rummikub.web.config import WebConfig, is_loopback
 from rummikub.web.security import new_token
 
 GRACEFUL_SECONDS = 2  # open connections get this long after Ctrl-C
@@ -26,16 +25,6 @@ GRACEFUL_SECONDS = 2  # open connections get this long after Ctrl-C
 
 class ServeError(RummikubError):
     """The server cannot start: the address cannot be listened on."""
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is a loopback address or name."""
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _outward_address() -> str:
@@ -120,6 +109,7 @@ def _stopped_by_signals(server: uvicorn.Server) -> Iterator[None]:
     done = threading.Event()
 
     def watch() -> None:
+        """Take the stop signals as they come: stop, then stop at once."""
         while not done.is_set():
             if signal.sigtimedwait(STOP_SIGNALS, 0.2) is not None:
                 server.force_exit = server.should_exit

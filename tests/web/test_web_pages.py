@@ -366,6 +366,8 @@ def test_score_and_next_round(client: Client, games_dir: Path) -> None:
     )
     page = game(client, name)
     assert "Score the round" in page.text
+    refused(client.get(f"/games/{name}/best"), 400, "no move to look for")
+    refused(client.get(f"/games/{name}/odds"), 400, "no odds to work out")
     refused(tap(client, name, "score", rack1="b1 b2"), 400, "holds 6 tiles")
     recorded(tap(client, name, "score", rack1="b1 b2 b3 b4 b5 j"), name)
     page = game(client, name)

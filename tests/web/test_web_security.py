@@ -114,6 +114,7 @@ def test_a_program_passes_the_token_each_time(guarded: Client) -> None:
         ("evil.example", 400),
         ("192.168.1.5", 400),
         ("localhost.evil.example", 400),
+        ("127.evil.example", 400),
         ("", 400),
     ],
 )
