@@ -85,6 +85,7 @@ def test_serve_off_loopback_needs_the_token(tmp_path: Path) -> None:
     assert code == 0 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_advice_it_was_thinking(tmp_path: Path) -> None:
     rack = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
     with serving(games=tmp_path) as (process, found):

@@ -85,6 +85,7 @@ def _left(page: Page, tile: str) -> str:
     return page.locator(f'#solve-form button[data-tile="{tile}"] .left').inner_text()
 
 
+@pytest.mark.slow
 def test_a_short_game_by_taps_on_a_phone(address: str) -> None:
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

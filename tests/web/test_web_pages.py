@@ -379,6 +379,7 @@ def test_score_and_next_round(client: Client, games_dir: Path) -> None:
 # --- advice -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_advice_runs_off_the_request_path(client: Client) -> None:
     name = "pages-advice"
     recorded(new_game(client, name, first="0"), name)

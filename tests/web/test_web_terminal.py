@@ -41,6 +41,7 @@ def shown(games: Path, name: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow
 def test_terminal_then_web_then_terminal(client: Client, games: Path) -> None:
     terminal(games, "new", "friday", "--players", "3", "--rack", RACK, "--first", "1")
     terminal(games, "friday", "table", "r10 r11 r12 | k7 b7 o7")
