@@ -3,7 +3,8 @@ by Playwright against ``rummikub serve`` as a user starts it. A short game is pl
 taps only: a new game with its rack from the tile keyboard, an opponent's tiles put down
 (``placed``), the best move, "I played it", undo and redo, the score; then advice (with
 its cancel), the odds, the Solve page and the API page. A screenshot of each page goes to
-``docs/screenshots/`` (the docs page shows them)."""
+``build/screenshots/`` (``RUMMIKUB_SCREENSHOTS`` names another folder: ``docs/screenshots``
+refreshes the ones the docs page shows)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,11 @@ if not Path(CHROMIUM).exists():
         "Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True
     )
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The screenshots of a run go to build/screenshots/ (not kept by git); the docs' copies
+# are refreshed with RUMMIKUB_SCREENSHOTS=docs/screenshots (a run's timings and folders
+# would change them on every run).
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("RUMMIKUB_SCREENSHOTS") or ROOT / "build" / "screenshots")
 PHONE = ViewportSize(width=390, height=844)
 # As the machine notes say: no sandbox as root, no GPU, and no background connections
 # (this machine's network refuses them).
