@@ -17,6 +17,8 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from rummikub.cli import interrupt
+
 if TYPE_CHECKING:
     from rummikub.models.position import Position
 
@@ -75,28 +77,40 @@ def _bug_report(error: BaseException) -> str:
 
 
 def guard(func: F) -> F:
-    """Library errors become exit 2, anything unexpected exit 1; never a traceback."""
+    """Library errors become exit 2, anything unexpected exit 1; never a traceback. Ctrl-C
+    stops the command (:mod:`rummikub.cli.interrupt`): one line, exit 130."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from rummikub.models.errors import RummikubError
 
         try:
-            return func(*args, **kwargs)
+            with interrupt.interruptible():
+                return func(*args, **kwargs)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except RummikubError as error:
-            fail(str(error))
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
+            _interrupted()
+        except RummikubError as error:
+            if interrupt.requested():
+                _interrupted()
+            fail(str(error))
         except BrokenPipeError:
             # The reader stopped reading (`| head`): nothing more to say, and no bug.
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
         except Exception as error:  # the promise: no traceback, exit status 1
+            if interrupt.requested():
+                _interrupted()
             click.echo(_bug_report(error), err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _interrupted() -> NoReturn:
+    """The command was interrupted: whatever the work raised on its way out (a worker pool
+    that lost its workers, ...) is the interruption, not a bug. Exit 130."""
+    interrupt.announce()
+    sys.exit(interrupt.EXIT_STATUS)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 GAME_COMMANDS = (
     "show",
+    "placed",
     "table",
     "drew",
     "draw",

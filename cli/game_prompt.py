@@ -11,13 +11,16 @@ line, so the prompt and the shell cannot drift apart.
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import click
 
+from rummikub.cli import interrupt
 from rummikub.cli.errors import InputError
 from rummikub.cli.game_context import GAME_COMMANDS, game_name, game_store, load_game
 
@@ -29,29 +32,45 @@ if TYPE_CHECKING:
 
 _PROMPT_HELP = (
     "Commands: " + ", ".join(GAME_COMMANDS) + "; 'help COMMAND' for one, 'quit' to leave. "
-    "Tab completes commands and tiles."
+    "Tab completes commands, the table's melds and tiles."
 )
 
 
-def completions(state: GameState | None, before: str) -> list[str]:
-    """The words that may follow ``before`` (the line up to the word being typed)."""
+def candidates(state: GameState | None, before: str) -> list[tuple[str, str]]:
+    """What may follow ``before`` (the line up to the word being typed), each with a short
+    note for the menu: commands; for ``table`` and ``play`` the table's melds (by number,
+    and the whole table) and the tiles that could be on the new table; for ``placed``,
+    ``draw`` and ``score`` the tiles you have not seen."""
     parts = before.split()
     if not parts:
-        return [*GAME_COMMANDS, "help", "quit"]
+        return [(c, "command") for c in (*GAME_COMMANDS, "help", "quit")]
     command = parts[0]
     if command == "help":
-        return list(GAME_COMMANDS) if len(parts) == 1 else []
+        return [(c, "command") for c in GAME_COMMANDS] if len(parts) == 1 else []
     if state is None:
         return []
-    if command in ("draw", "score"):
-        return [str(t) for t in sorted(state.unseen())]
-    if command in ("table", "play"):
-        return [str(t) for t in state.rules.tile_types] + ["|"]
-    return []
+    if command in ("draw", "score", "placed"):
+        return [(str(t), "unseen") for t in sorted(state.unseen())]
+    if command not in ("table", "play"):
+        return []
+    from rummikub.game.table_edits import meld_text
+
+    melds = [(meld_text(m), f"meld {n}") for n, m in enumerate(state.table, 1)]
+    whole = [(" | ".join(text for text, _ in melds), "the whole table")] if melds else []
+    there = Counter(state.table_tiles()) + (
+        Counter(state.rack) if command == "play" else state.unseen()
+    )
+    tiles = [(str(t), "tile") for t in sorted(there)]
+    return [*whole, *melds, *tiles, ("|", "between melds")]
+
+
+def completions(state: GameState | None, before: str) -> list[str]:
+    """The words that may follow ``before`` (:func:`candidates` without their notes)."""
+    return [text for text, _ in candidates(state, before)]
 
 
 def tile_completer(state: Callable[[], GameState | None]) -> Completer:
-    """A prompt_toolkit completer of :func:`completions` for the game's current state."""
+    """A prompt_toolkit completer of :func:`candidates` for the game's current state."""
     from prompt_toolkit.completion import Completer, Completion
 
     class TileCompleter(Completer):
@@ -61,9 +80,9 @@ def tile_completer(state: Callable[[], GameState | None]) -> Completer:
             word = document.get_word_before_cursor(WORD=True).lstrip("\"'")
             text = document.text_before_cursor
             before = text[: len(text) - len(word)].replace('"', " ").replace("'", " ")
-            for candidate in completions(state(), before):
+            for candidate, note in candidates(state(), before):
                 if candidate.startswith(word.lower()) and candidate != word:
-                    yield Completion(candidate, start_position=-len(word))
+                    yield Completion(candidate, start_position=-len(word), display_meta=note)
 
     return TileCompleter()
 
@@ -94,9 +113,13 @@ def _run_line(ctx: click.Context, line: str) -> bool:
     session = ctx.command  # the game's command group, whose callback runs this prompt
     if not isinstance(session, click.Group):
         raise TypeError("the prompt runs inside a game's command group")
+    interrupt.next_line()
     try:
         with session.make_context(game_name(ctx), args, parent=ctx.parent) as sub:
             session.invoke(sub)
+    except KeyboardInterrupt:  # Ctrl-C between the command's own guards: the same
+        interrupt.announce()
+        return _failed(ctx, interrupt.EXIT_STATUS)
     except click.ClickException as error:
         if isinstance(error, InputError):
             error.show()
@@ -165,8 +188,11 @@ def interactive(ctx: click.Context) -> None:
         lines: Iterable[str] = _lines_from_terminal(ctx, name)
     else:
         lines = (line.rstrip("\n") for line in sys.stdin)
-    for line in lines:
-        if not _run_line(ctx, line):
-            break
+    # On a terminal a Ctrl-C stops the line running and the prompt comes back; from a pipe
+    # it stops the script.
+    with interrupt.at_prompt() if sys.stdin.isatty() else contextlib.nullcontext():
+        for line in lines:
+            if not _run_line(ctx, line):
+                break
     if not sys.stdin.isatty() and ctx.meta.get(_STATUS):
         ctx.exit(ctx.meta[_STATUS])

@@ -18,7 +18,22 @@ import click
 from rummikub.cli.errors import answering
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
-from rummikub.cli.rule_options import RULES_HELP, rules_for, rules_options
+from rummikub.cli.options import (
+    apply,
+    backend_option,
+    color_option,
+    json_option,
+    objective_options,
+    table_rack_options,
+    time_limit_option,
+)
+from rummikub.cli.rule_options import (
+    RULES_HELP,
+    rules_for,
+    rules_options,
+    standard_rules_options,
+)
+from rummikub.models.rules import STANDARD
 
 if TYPE_CHECKING:
     from rummikub.models.position import Position
@@ -145,50 +160,31 @@ _rules_options = rules_options
 
 
 def _solver_options(func: F) -> F:
-    """--time-limit and --backend, the same on every command that solves."""
-    func = click.option(
-        "--backend",
-        type=click.Choice(["cpsat", "cbc", "highs"]),
-        default="cpsat",
-        show_default=True,
-        help=(
-            "Solver: OR-Tools CP-SAT, or CBC / HiGHS through PuLP "
-            "(HiGHS needs pip install 'rummikub[mip]')."
-        ),
-    )(func)
-    return click.option(
-        "--time-limit",
-        type=click.FloatRange(min=0.001, max=86400),
-        default=10.0,
-        show_default=True,
-        help="Seconds the answer may take in all (--top and analyze solve many models "
-        "within it); past it the best found is 'feasible', not proved.",
-    )(func)
+    """--time-limit (the whole answer's wall clock) and --backend, on every command that
+    solves."""
+    return time_limit_option("answer")(backend_option(func))
 
 
 def _position_options(func: F) -> F:
-    options = [
-        click.argument("position", required=False, metavar="[POSITION]"),
-        click.option("--table", "-t", help="Table melds, e.g. 'k1-4 | o9-13 | rbk7'."),
-        click.option("--rack", "-r", help="Rack tiles, e.g. 'o8 k13 j b2'."),
-        click.option(
-            "--initial",
-            is_flag=True,
-            help="The opening meld is still to make: rack tiles only, worth at least the "
-            "threshold (30 in the standard game).",
-        ),
-        click.option(
-            "--format",
-            "fmt",
-            type=click.Choice(["auto", "text", "json"]),
-            default="auto",
-            show_default=True,
-            help="Format of POSITION (auto: JSON if it starts with '{').",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    threshold = STANDARD.initial_threshold
+    return apply(
+        func,
+        [
+            click.argument("position", required=False, metavar="[POSITION]"),
+            table_rack_options(
+                "The opening meld is still to make: rack tiles only, worth at least the "
+                f"threshold ({threshold} in the standard game)."
+            ),
+            click.option(
+                "--format",
+                "fmt",
+                type=click.Choice(["auto", "text", "json"]),
+                default="auto",
+                show_default=True,
+                help="Format of POSITION (auto: JSON if it starts with '{').",
+            ),
+        ],
+    )
 
 
 @main.command(
@@ -218,14 +214,7 @@ position as JSON, to report).
 )
 @_position_options
 @_rules_options
-@click.option(
-    "--objective",
-    type=click.Choice(["tiles", "value"]),
-    default="tiles",
-    show_default=True,
-    help="Primary goal: most tiles placed, or most value placed.",
-)
-@click.option("--keep-jokers", is_flag=True, help="Hold jokers back unless they help.")
+@objective_options
 @_solver_options
 @click.option(
     "--workers",
@@ -246,17 +235,13 @@ position as JSON, to report).
     show_default=True,
     help="Show (or hide) the steps that carry the move out.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 @click.option(
     "--jsonl",
     is_flag=True,
     help="Read JSON positions one per line (POSITION or stdin); print one JSON result per line.",
 )
-@click.option(
-    "--color/--no-color",
-    default=None,
-    help="Colour the human output (default: only on a terminal).",
-)
+@color_option
 @click.option(
     "--svg",
     "svg_path",
@@ -452,8 +437,8 @@ one draw (table unchanged); and rack tiles no legal move can place.
 @_position_options
 @_rules_options
 @_solver_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--color/--no-color", default=None, help="Colour the output (default: on a TTY).")
+@json_option()
+@color_option
 @_guard
 def analyze(
     position: str | None,
@@ -541,7 +526,7 @@ Single options (--wrap, --threshold 50, ...) override.
 With --rules or an override this command prints the rules they select.
 """,
 )
-@_rules_options
+@standard_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_guard
 def rules_command(as_json: bool, rules: RuleSet) -> None:
@@ -623,7 +608,13 @@ def run() -> None:
     from rummikub.solver.collector import collect_rarely  # not on every import of the CLI
 
     collect_rarely()
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # a Ctrl-C before a command's own handling began (cli.interrupt)
+        from rummikub.cli.interrupt import EXIT_STATUS, announce
+
+        announce()
+        sys.exit(EXIT_STATUS)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,6 +7,7 @@ name, type, help text), so a new rule option needs no edit here.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -71,8 +72,17 @@ def rules_for(written: RuleSet | None, given: RuleSet | None = None) -> RuleSet:
         try:
             return request.apply(written)
         except RummikubError as error:
-            fail(str(error))
+            fail(flags_named(str(error), request))
     return given or written or STANDARD
+
+
+def flags_named(message: str, request: RulesRequest) -> str:
+    """A rules error about options given as flags, naming the flags the user typed
+    (``--threshold``) rather than the fields (``initial_threshold``)."""
+    for option in OPTIONS:
+        if option.name in request.overrides:
+            message = re.sub(rf"\b{option.name}\b", f"--{option.flag}", message)
+    return message
 
 
 def _show(value: RuleValue) -> str:
@@ -99,6 +109,16 @@ def rules_options(func: F) -> F:
     """Add --rules and one flag per rule option; the command receives ``rules`` (a RuleSet:
     the command line's rules over the standard game). The request itself is left in the
     click context for positions that carry their own rules (see :func:`rules_for`)."""
+    return _with_rules_options(func, "the position's own rules, else standard")
+
+
+def standard_rules_options(func: F) -> F:
+    """:func:`rules_options` for a command without a position (the default: standard)."""
+    return _with_rules_options(func, "standard")
+
+
+def _with_rules_options(func: F, default: str) -> F:
+    """--rules (its default named by ``default``) and one flag per rule option."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, rules_spec: str | None = None, **kwargs: Any) -> Any:
@@ -115,7 +135,7 @@ def rules_options(func: F) -> F:
             "rules_spec",
             metavar="NAME|FILE|LINE",
             help=f"Rule preset ({_names()}), a TOML/JSON rules file, or a rules line like "
-            "'american joker_rule=strict'. Default: the position's own rules, else standard.",
+            f"'american joker_rule=strict'. Default: {default}.",
         ),
         *(_flag(option) for option in OPTIONS),
     ]

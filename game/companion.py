@@ -28,7 +28,7 @@ by :mod:`.companion_store`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -323,9 +323,29 @@ def _check_play(
 def check_typed(state: GameState, event: Event) -> None:
     """What a newly typed event must also get right, beyond what replaying a game file
     checks (files written before these checks still read): under the strict and locked
-    rules a table's runs with jokers written as they lie."""
+    rules a table's runs with jokers written as they lie; a deal of as many tiles as the
+    rules deal (:func:`check_deal`)."""
     if isinstance(event, OpponentPlayed | Played):
         _runs_as_they_lie(event.table, state.rules)
+    if isinstance(event, NewRound):
+        check_deal(state.rules, event.rack)
+
+
+class DealSizeError(IllegalEventError):
+    """A rack at the deal of another size than the rules deal (a tile forgotten, or one
+    too many): refused, unless the rules say the game deals that many."""
+
+
+def check_deal(rules: RuleSet, rack: Sequence[Tile]) -> None:
+    """A newly typed deal (``new`` or ``round``): your rack holds ``rules.rack_size`` tiles.
+    Game files written before this check still read."""
+    if len(rack) != rules.rack_size:
+        size = len(rack)
+        tiles = "tile" if size == 1 else "tiles"
+        raise DealSizeError(
+            f"your rack holds {size} {tiles}, but the rules deal {rules.rack_size}: give every "
+            f"tile you were dealt (a game that deals {size} says so: --rack-size {size})"
+        )
 
 
 def _runs_as_they_lie(table: tuple[Meld, ...], rules: RuleSet) -> None:
@@ -449,8 +469,9 @@ def _score(state: GameState, event: Scored) -> GameState:
             "are not on the table or your rack"
         )
     racks = (state.rack, *event.racks)
-    winner = state.winner if state.ended == "out" else blocked_winner(racks, state.rules)
-    assert winner is not None
+    winner = state.winner if state.ended == "out" else None
+    if winner is None:  # a blocked round: the lowest rack wins
+        winner = blocked_winner(racks, state.rules)
     scores = round_scores(racks, winner, state.rules)
     result = RoundOutcome(winner, state.ended, racks, scores)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
@@ -558,6 +579,7 @@ __all__ = [
     "MATCH_TARGET",
     "ME",
     "CompanionError",
+    "DealSizeError",
     "Drew",
     "Event",
     "EventFormatError",
@@ -576,6 +598,7 @@ __all__ = [
     "Undo",
     "apply",
     "at_turn_of",
+    "check_deal",
     "check_typed",
     "event_from_json",
     "replay",

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,6 +40,7 @@ from rummikub.game.companion import (
     History,
     IllegalEventError,
     NewGame,
+    check_deal,
     check_typed,
     event_from_json,
 )
@@ -48,6 +50,7 @@ GAMES_DIR_ENV = "RUMMIKUB_GAMES_DIR"
 SUFFIX = ".jsonl"
 LOCK_SECONDS = 10.0
 MAX_FILE_BYTES = 20_000_000  # a long match is ~100 KB; refuse anything absurd before parsing
+TRASH = ".trash"  # deleted games, beside the games
 RESERVED_NAMES = frozenset({"new", "list", "delete", "export"})
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
@@ -151,6 +154,7 @@ class GameStore:
     def create(self, name: str, event: NewGame) -> StoredGame:
         """Start a new game file (:class:`GameExistsError` if the name is taken)."""
         history = History.begin(event)  # checks the start before anything is written
+        check_deal(event.rules, event.rack)
         path = self.path(name)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -214,18 +218,42 @@ class GameStore:
             game, history=history, raw=content, events=game.events + 1, torn=b"", warning=None
         )
 
-    def delete(self, name: str) -> None:
-        """Remove a game's file (:class:`NoSuchGameError` if there is none)."""
+    def delete(self, name: str) -> Path:
+        """Move a game's log to the trash folder beside the games (``.trash``), where it stays
+        until moved back, and remove its lock file; returns where the log went
+        (:class:`NoSuchGameError` if there is no such game)."""
         path = self.path(name)
+        trash = self.directory / TRASH
         with self._locked(name):
+            if not path.exists():
+                raise NoSuchGameError(f"no game named '{name}' in {self.directory}")
             try:
-                path.unlink()
-            except FileNotFoundError:
-                raise NoSuchGameError(f"no game named '{name}' in {self.directory}") from None
-            path.with_name(path.name + ".torn").unlink(missing_ok=True)
+                trash.mkdir(exist_ok=True)
+                target = _unused(trash / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}{SUFFIX}")
+                os.replace(path, target)
+                torn = path.with_name(path.name + ".torn")
+                if torn.exists():
+                    os.replace(torn, target.with_name(target.name + ".torn"))
+            except OSError as error:
+                raise CompanionError(
+                    f"cannot move game '{name}' to {trash}: {error.strerror or error}; "
+                    "nothing deleted"
+                ) from None
+        # The lock file is left by every write (filelock keeps it); a deleted game leaves none.
+        Path(self._lock(name).lock_file).unlink(missing_ok=True)
+        return target
 
     def _locked(self, name: str) -> _Locked:
         return _Locked(self._lock(name), name)
+
+
+def _unused(path: Path) -> Path:
+    """``path``, or the same name with a number added if that file exists."""
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    return candidate
 
 
 def _write(path: Path, content: bytes) -> None:

@@ -51,7 +51,9 @@ def test_a_turn_round_the_table(games: Path) -> None:
         {"seat": 3, "rack_size": 14, "opened": False},
     ]
     ok(games, "friday", "drew")  # opponent 2 drew
-    out = ok(games, "friday", "draw", "b7")  # opponent 3 drew without saying so; then me
+    # Opponent 3 has not played: drawing now would record that they drew, so it is said.
+    _bad(games, ["friday", "draw", "b7"], "opponent 3 has not played yet")
+    out = ok(games, "friday", "draw", "b7", "--skip")  # opponent 3 drew; then me
     assert "you drew b7" in out and "opponent 1 to play" in out
     s = state(games)
     assert [o["rack_size"] for o in s["opponents"]] == [4, 15, 15]  # type: ignore[attr-defined]
@@ -64,7 +66,7 @@ def test_a_turn_round_the_table(games: Path) -> None:
     ok(games, "friday", "table", OPENING + " | k11 k12 k13")  # opponent 1 again
     out = ok(games, "friday", "best", "--no-odds")
     assert out.startswith("note: opponent 2 to play")  # best works any time, says whose turn
-    assert "Opponents: 1: 1 tiles; 2: 15 tiles, not opened; 3: 15 tiles, not opened" in out
+    assert "Opponents: 1: 1 tile; 2: 15 tiles, not opened; 3: 15 tiles, not opened" in out
 
 
 def test_best_is_solve_on_the_exported_position_and_play_applies_it(games: Path) -> None:
@@ -165,7 +167,7 @@ def test_a_game_file_saved_with_a_byte_order_mark_still_reads(games: Path) -> No
 
 
 def test_an_opponent_cannot_lay_more_tiles_than_they_hold(tmp_path: Path) -> None:
-    ok(tmp_path, "new", "tiny", "--players", "2", "--rack", "k1 k2 k3", "--first", "1")
+    ok(tmp_path, "new", "tiny", "-n", "2", "--rack", "k1 k2 k3", "--first", "1", "--rack-size", "3")
     _bad(tmp_path, ["tiny", "table", "o10 o11 o12 o13"], "holds 3 tiles but", "tiny")
     out = ok(tmp_path, "tiny", "table", "o11 o12 o13")
     assert "opponent 1 went out" in out
@@ -179,7 +181,7 @@ def test_an_opponent_cannot_lay_more_tiles_than_they_hold(tmp_path: Path) -> Non
 
 
 def test_scoring_a_match_to_its_target(tmp_path: Path) -> None:
-    ok(tmp_path, "new", "m", "--players", "2", "--rack", "k1 k2 k3", "--target", "19")
+    ok(tmp_path, "new", "m", "-n", "2", "--rack", "k1 k2 k3", "--target", "19", "--rack-size", "3")
     _bad(tmp_path, ["m", "play", "k1 k2 k3"], "initial meld worth 6", "m")
     ok(tmp_path, "m", "draw", "o13")
     ok(tmp_path, "m", "table", "r11 r12 r13")
@@ -192,14 +194,19 @@ def test_scoring_a_match_to_its_target(tmp_path: Path) -> None:
 
 
 def test_the_next_round_of_a_match(tmp_path: Path) -> None:
-    ok(tmp_path, "new", "m", "--players", "2", "--rack", "k1 k2 k3", "--first", "1")
+    ok(tmp_path, "new", "m", "-n", "2", "--rack", "k1 k2 k3", "--first", "1", "--rack-size", "3")
     ok(tmp_path, "m", "table", "r11 r12 r13")
     ok(tmp_path, "m", "score", "--racks", "-")
-    out = ok(tmp_path, "m", "round", "--rack", "b1 b2 b3 b4")
-    assert "note: everyone is dealt 4 tiles, as many as your rack holds" in out
+    _bad(
+        tmp_path,
+        ["m", "round", "--rack", "b1 b2 b3 b4"],
+        "holds 4 tiles, but the rules deal 3",
+        "m",
+    )
+    ok(tmp_path, "m", "round", "--rack", "b1 b2 b4")
     s = state(tmp_path, "m")
     assert s["round"] == 2 and s["table"] == [] and s["to_play"] == 0
-    assert s["opponents"] == [{"seat": 1, "rack_size": 4, "opened": False}]
+    assert s["opponents"] == [{"seat": 1, "rack_size": 3, "opened": False}]
     assert s["totals"] == [-6, 6]
 
 
@@ -241,8 +248,15 @@ def test_list_export_and_delete(games: Path) -> None:
     best = json.loads(ok(games, "other", "best", "--json", "--no-odds"))
     assert json.loads(solved.stdout)["placed"] == best["placed"]  # the game's own position
     assert json.loads(ok(games, "export", "other", "--json"))["initial"] is True
-    assert ok(games, "delete", "other").startswith("Deleted game 'other'")
+    _bad(games, ["delete", "other"], "needs --yes when not asked on a terminal", "other")
+    out = ok(games, "delete", "other", "--yes")
+    assert out.startswith("Deleted game 'other': its log is kept in ")
     assert "other" not in ok(games, "list")
+    (kept,) = (games / ".trash").glob("other-*.jsonl")  # recoverable: moved, not removed
+    assert kept.read_text().startswith('{"event":"new"')
+    assert not (games / ".other.lock").exists()  # and no lock file left behind
+    kept.rename(games / "other.jsonl")
+    assert "other  your turn" in ok(games, "list")
 
 
 def test_the_games_folder_from_the_environment(tmp_path: Path) -> None:
@@ -263,7 +277,7 @@ def test_rules_options_as_on_solve(tmp_path: Path) -> None:
 
 
 def test_a_script_drives_the_prompt_through_stdin(games: Path) -> None:
-    script = "show\ndrew\nbogus\ndraw r3\ndraw b7\nhelp draw\nquit\nshow\n"
+    script = "show\ndrew\nbogus\ndraw r3\ndraw b7 --skip\nhelp draw\nquit\nshow\n"
     code, out, err = run(games, "friday", stdin=script)
     # Every line runs; the rejected ones (bogus, draw r3) make the exit status 2.
     assert code == 2, err
@@ -286,7 +300,7 @@ def test_help_teaches_the_game_commands(tmp_path: Path) -> None:
     assert "Commands of a game (rummikub game NAME COMMAND)" in out
     for command in ("table", "drew", "draw", "best", "play", "undo", "redo", "score"):
         assert f"  {command} " in out
-    assert 'rummikub game friday table "r10 r11 r12 | k7 b7 o7"' in out
+    assert "rummikub game friday placed r10 r11 r12 k7 b7 o7" in out
     assert "--joker-rule" in ok(tmp_path, "new", "--help")  # the rule options of solve
     assert "An opponent played" in ok(tmp_path, "friday", "table", "--help")
 
@@ -304,6 +318,8 @@ def test_scores_follow_the_rules_joker_penalty(tmp_path: Path) -> None:
         "1",
         "--joker-penalty",
         "50",
+        "--rack-size",
+        "3",
     )
     ok(tmp_path, "p", "table", "r11 r12 r13")
     out = ok(tmp_path, "p", "score", "--racks", "-")

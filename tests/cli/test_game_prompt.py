@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -46,7 +48,7 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
         dimensions=(30, 100),
     )
     try:
-        child.expect("Tab completes commands and tiles")
+        child.expect("Tab completes commands, the table's melds and tiles")
         child.expect("opponent 1 to play")  # the prompt says whose turn it is
         child.send("table r10 r11 r12 | k7 b7 o7\r")  # no quotes needed at the prompt
         child.expect("Recorded: opponent 1 played")
@@ -70,7 +72,9 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
 
         child.send("draw x9\r")  # a bad line: one error line, the prompt goes on
         child.expect("error: tile: not a tile: 'x9'")
-        child.send("draw b7\r")
+        child.send("draw b7\r")  # opponents 2 and 3 have not played: the prompt asks
+        child.expect("opponent 2 and opponent 3 have not played yet: record that they drew\\?")
+        child.send("y\r")
         child.expect("Recorded: you drew b7")
 
         child.send("show\r")
@@ -85,7 +89,7 @@ def test_the_prompt_in_a_pseudo_terminal(tmp_path: Path) -> None:
     assert "history" in history and "draw b7" in history  # kept for the next session
     events = (tmp_path / "friday.jsonl").read_text().splitlines()
     assert len(events) == 3 and '"tile":"b7"' in events[-1]
-    deleted = CliRunner().invoke(main, ["game", "--dir", str(tmp_path), "delete", "friday"])
+    deleted = CliRunner().invoke(main, ["game", "--dir", str(tmp_path), "delete", "friday", "-y"])
     assert deleted.exit_code == 0 and not (tmp_path / ".friday.history").exists()
 
 
@@ -96,10 +100,15 @@ def test_completion_offers_commands_then_the_tiles_that_fit() -> None:
     rack = tuple(Tile.parse(t) for t in RACK.split())
     history = History.begin(NewGame(4, rack, STANDARD, first=1))
     state = history.record(OpponentPlayed(1, (Meld.parse("r3 r4 r5 r6 r7 r8"),))).state
-    assert completions(state, "")[:3] == ["show", "table", "drew"]
+    assert completions(state, "")[:4] == ["show", "placed", "table", "drew"]
     drawable = completions(state, "draw ")
     assert "r5" in drawable and "r3" not in drawable and "r4" not in drawable  # both seen
-    assert "r13" in completions(state, "table r10 r11 ")  # any tile of the game
+    assert completions(state, "placed ") == drawable  # what an opponent may hold
+    # table: the table (whole, then meld by meld), then the tiles that could lie there
+    on_table = completions(state, "table ")
+    assert on_table[:2] == ["r3-8", "r3-8"] and "|" in on_table
+    assert "r13" in completions(state, "table r10 r11 ")  # unseen: may be on a new table
+    assert "r3" in completions(state, "play ")  # on the table and your rack: both seen
 
     completer = tile_completer(lambda: state)
 
@@ -111,3 +120,51 @@ def test_completion_offers_commands_then_the_tiles_that_fit() -> None:
     assert complete("draw r") == [t for t in drawable if t.startswith("r")]
     assert complete('table "o1') == ["o10", "o11", "o12", "o13"]  # inside the quotes too
     assert complete("undo ") == []
+    assert complete("table r3") == ["r3-8", "r3-8"]  # the whole table, and meld 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_ctrl_c_stops_a_long_advise_and_the_prompt_comes_back(tmp_path: Path) -> None:
+    """Ctrl-C in the prompt during advise (worker processes at work): one line,
+    "interrupted", within a second or two; the workers end; the game as it was."""
+    created = CliRunner().invoke(main, ["game", "--dir", str(tmp_path), "new", "friday",
+                                        "--rack", RACK])  # fmt: skip
+    assert created.exit_code == 0, created.output
+    before = (tmp_path / "friday.jsonl").read_bytes()
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rummikub.cli", "game", "--dir", str(tmp_path), "friday"],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(30, 100),
+    )
+    try:
+        child.expect("your turn")
+        child.send("advise --rollouts 5000 --jobs 2\r")
+        deadline = time.monotonic() + 30
+        while _workers(child.pid) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _workers(child.pid) == 2
+        sent = time.monotonic()
+        child.send(INTERRUPT)
+        child.expect("interrupted")
+        child.expect("your turn")  # the prompt is back
+        assert time.monotonic() - sent < 3.0
+        assert _workers(child.pid) == 0
+        child.send("history\r")
+        child.expect("1. new game")
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert (tmp_path / "friday.jsonl").read_bytes() == before
+
+
+def _workers(pid: int) -> int:
+    """The worker processes of ``pid`` (Python's resource tracker is not one)."""
+    ps = ["ps", "-ww", "-o", "stat=,args=", "--ppid", str(pid)]
+    found = subprocess.run(ps, capture_output=True, text=True).stdout.splitlines()
+    return sum("spawn_main" in line and not line.startswith("Z") for line in found)

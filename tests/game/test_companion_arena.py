@@ -119,7 +119,8 @@ class LibraryFollower:
 
 
 class CliFollower:
-    """Tells the companion through the commands a player types: rummikub game ..."""
+    """Tells the companion through the commands a player types: rummikub game ... (with
+    --skip: an opponent's draw left untold shows at the next event, as the mode says)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -146,13 +147,13 @@ def _command(event: Event) -> list[str]:
         return ["new", "g", "-n", str(event.players), "--rack", rack,
                 "--first", str(event.first), "--target", str(event.target)]  # fmt: skip
     if isinstance(event, OpponentPlayed):
-        return ["g", "table", "--seat", str(event.seat), table]
+        return ["g", "table", "--skip", "--seat", str(event.seat), table]
     if isinstance(event, OpponentDrew):
-        return ["g", "drew", "--seat", str(event.seat)]
+        return ["g", "drew", "--skip", "--seat", str(event.seat)]
     if isinstance(event, Drew):
-        return ["g", "draw", str(event.tile)]
+        return ["g", "draw", "--skip", str(event.tile)]
     if isinstance(event, Played):
-        return ["g", "play", table]
+        return ["g", "play", "--skip", table]
     if isinstance(event, Scored):
         return [
             "g",
@@ -164,7 +165,7 @@ def _command(event: Event) -> list[str]:
         rack = " ".join(map(str, event.rack))
         return ["g", "round", "--rack", rack, "--first", str(event.first)]
     assert isinstance(event, Passed)
-    return ["g", "pass"]
+    return ["g", "pass", "--skip"]
 
 
 def _assert_same(view: dict[str, Any], snap: Snapshot, where: str) -> None:

@@ -73,7 +73,7 @@ def test_a_file_cut_off_mid_line_goes_on_from_the_line_before(tmp_path: Path) ->
     code, out, err = run(tmp_path, "g", "show")  # the CLI warns on stderr and goes on
     assert "Game g" in out
     assert code == 0 and "warning:" in err and "cut off mid-line" in err
-    code, _, err = run(tmp_path, "g", "draw", "r9")
+    code, _, err = run(tmp_path, "g", "draw", "--skip", "r9")
     assert code == 0, err
     assert path.with_name("g.jsonl.torn").read_bytes() == lines[-1][:17]  # kept, not lost
     assert path.read_bytes() == full  # the same game as before the cut
@@ -103,7 +103,7 @@ def test_a_damaged_line_is_named_and_nothing_is_lost(
     path.write_bytes(damaged)
     with pytest.raises(GameFileError, match="line"):
         store.load("g")
-    code, out, err = run(tmp_path, "g", "draw", "o2")
+    code, out, err = run(tmp_path, "g", "draw", "--skip", "o2")
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in out + err
     assert reason in err and str(path) in err
     assert path.read_bytes() == damaged  # nothing written, nothing removed
@@ -262,7 +262,7 @@ def test_a_failed_write_is_a_clear_error_and_leaves_the_game(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("rummikub.game.store.os.replace", disk_full)
-    code, _, err = run(tmp_path, "g", "draw", "o5")
+    code, _, err = run(tmp_path, "g", "draw", "--skip", "o5")
     assert code == 2 and err.startswith("error: cannot write") and "No space left" in err
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []  # no debris
@@ -288,13 +288,13 @@ def test_a_game_locked_too_long_is_a_clear_error(
     try:
         assert held.wait(30)
         monkeypatch.setattr("rummikub.game.store.LOCK_SECONDS", 0.2)
-        code, _, err = run(tmp_path, "g", "draw", "o5")
+        code, _, err = run(tmp_path, "g", "draw", "--skip", "o5")
         assert code == 2 and "game 'g' is locked by another process" in err
         assert path.read_bytes() == before
     finally:
         release.set()
         holder.join(30)
-    assert run(tmp_path, "g", "draw", "o5")[0] == 0  # free again
+    assert run(tmp_path, "g", "draw", "--skip", "o5")[0] == 0  # free again
 
 
 _JSON_LEAF = st.one_of(

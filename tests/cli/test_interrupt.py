@@ -1,0 +1,111 @@
+"""Ctrl-C as a terminal sends it (SIGINT to the whole process group) during long commands:
+each stops within seconds, ends its worker processes and says one line, "interrupted"."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rummikub.cli.main import main
+
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX"),
+    pytest.mark.slow,
+]
+
+STOP_WITHIN = 3.0  # seconds from Ctrl-C to the end of every process (the issue: "a second or two")
+BIG = """rules: joker_rule=strict
+table: r1-13 | b1-13 | k1-13 | o1-11 | j r5 r6 | b4 j b6 | k2-5 | o7 o8 o9
+rack: r3 r4 r7 b7 b8 b9 k6 k7 k8 o10 o11 o12 k9 b10 r8 r9 o4 o5 o6 k10 o13 r12
+"""
+ADVISE = ["advise", "--table", "k1-4 | o9-13", "--rack", "o8 k13 j b2 r5 r6 r7 b9 k9 o3",
+          "--opponents", "8 9", "--rollouts", "3000"]  # fmt: skip
+
+
+def _alive(group: int) -> list[str]:
+    """The processes of the group still running (a zombie has ended; nobody reaps it here)."""
+    found = subprocess.run(
+        ["ps", "-o", "pid=,stat=,args=", "-g", str(group)], capture_output=True, text=True
+    ).stdout.splitlines()
+    return [line for line in found if line.split()[1][0] != "Z"]
+
+
+def _children(pid: int) -> int:
+    found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return len(found.stdout.split())
+
+
+def interrupt(args: list[str], *, workers: int = 0, started: float = 2.0) -> tuple[int, str, float]:
+    """Run ``rummikub ARGS`` in a process group of its own, wait until it works (``workers``
+    worker processes up, or ``started`` seconds), send SIGINT to the group as a terminal's
+    Ctrl-C does; its exit status, its stderr and the seconds until the group was gone."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummikub.cli", *args],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        if workers:
+            while _children(process.pid) < workers + 1 and time.monotonic() < deadline:
+                time.sleep(0.1)  # the workers and Python's resource tracker
+            time.sleep(1.0)  # the workers have taken their first tasks
+        else:
+            time.sleep(started)
+        assert process.poll() is None, "the command ended before it was interrupted"
+        sent = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        while _alive(process.pid) and time.monotonic() - sent < 30:
+            time.sleep(0.05)
+        return process.returncode, err, time.monotonic() - sent
+    finally:
+        if _alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def _assert_stopped(code: int, err: str, seconds: float) -> None:
+    assert code == 130, err
+    assert err == "interrupted\n"  # one line: no traceback, no leaked-semaphore warning
+    assert seconds < STOP_WITHIN
+
+
+def test_advise_stops_and_ends_its_workers() -> None:
+    _assert_stopped(*interrupt([*ADVISE, "--jobs", "2"], workers=2))
+
+
+def test_advise_in_this_process_stops() -> None:
+    _assert_stopped(*interrupt([*ADVISE, "--executor", "serial"]))
+
+
+def test_an_arena_stops_and_ends_its_workers() -> None:
+    args = ["arena", "--players", "optimal,greedy,human", "--games", "400", "--no-progress"]
+    _assert_stopped(*interrupt([*args, "--jobs", "2"], workers=2))
+    _assert_stopped(*interrupt([*args, "--jobs", "1"]))
+
+
+def test_analyze_stops_in_the_middle_of_its_solves(tmp_path: Path) -> None:
+    position = tmp_path / "big.txt"
+    position.write_text(BIG)
+    _assert_stopped(*interrupt(["analyze", str(position), "--time-limit", "30"], started=2.5))
+
+
+def test_review_stops(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    record = tmp_path / "games.jsonl"
+    made = CliRunner().invoke(
+        main,
+        ["arena", "--players", "optimal,greedy", "--games", "8", "--seed", "2", "--jobs", "1",
+         "--record", str(record), "--no-progress"],
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    _assert_stopped(*interrupt(["review", str(record), "--no-progress", "--time-limit", "30"]))
