@@ -20,7 +20,7 @@ from rummikub.arena.players import STRATEGIES
 from rummikub.models.errors import RummikubError
 from rummikub.web import forms
 from rummikub.web.advice_jobs import AdviceJob
-from rummikub.web.errors import Refused, one_line
+from rummikub.web.errors import Refused, one_line, status_of
 from rummikub.web.game_page import game_context, game_name
 from rummikub.web.render import page
 from rummikub.web.security import read_form
@@ -31,15 +31,16 @@ MODEL = "max-tiles"
 
 
 def _start(request: Request, name: str, fields: forms.Fields) -> AdviceJob:
+    """Start a run on the game as it stands (the form's time, seed and opponents' model)."""
     state = web_state(request)
     game = state.desk.load(name)
-    situation_of = game.history.state
-    if situation_of.ended is not None:
-        raise Refused(400, f"{situation_of.status()}: no move to weigh")
+    now = game.history.state
+    if now.ended is not None:
+        raise Refused(400, f"{now.status()}: no move to weigh")
     seconds = forms.seconds(fields, "seconds", state.config.max_advice_seconds, DEFAULT_SECONDS)
     seed = forms.whole(fields, "seed", 0, 2**31, 0)
     model = forms.choice(fields, "model", tuple(STRATEGIES), MODEL)
-    situation = Situation.of_game(situation_of)
+    situation = Situation.of_game(now)
     return state.jobs.start(situation, name, game.events, seconds, seed, model)
 
 
@@ -50,7 +51,7 @@ async def start(request: Request) -> Response:
     try:
         job = await run_in_threadpool(_start, request, name, fields)
     except RummikubError as error:
-        raise Refused(400, one_line(error)) from None
+        raise Refused(status_of(error), one_line(error)) from None
     return RedirectResponse(f"/advice/{job.id}", 303)
 
 

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rummikub.models.generate import full_set
+from rummikub.models.meld import Meld
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.engine import RankedMoves
@@ -154,6 +155,6 @@ def ranked_views(ranked: RankedMoves) -> tuple[list[MoveView], str]:
     return views, verdict
 
 
-def table_picture(melds: Iterable[Any]) -> Markup:
+def table_picture(melds: Iterable[Meld]) -> Markup:
     """A game's table as a picture with numbered melds."""
     return Markup(pictures.table_svg_numbered(list(melds)))

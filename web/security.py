@@ -112,7 +112,8 @@ class Gate:
         if scope["method"] != "GET" or scope["path"].startswith("/api/"):
             return None  # a program that passes ?token= each time
         rest = urlencode([(k, v) for k, v in query.multi_items() if k != "token"])
-        redirect = RedirectResponse(scope["path"] + (f"?{rest}" if rest else ""), 303)
+        path = "/" + scope["path"].lstrip("/")  # '//elsewhere' would leave this server
+        redirect = RedirectResponse(path + (f"?{rest}" if rest else ""), 303)
         redirect.set_cookie(ACCESS_COOKIE, token, max_age=YEAR, httponly=True, samesite="strict")
         return redirect
 

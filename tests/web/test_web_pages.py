@@ -432,6 +432,10 @@ def test_advice_junk(client: Client, fields: dict[str, str], words: str) -> None
     refused(client.post(f"/games/{name}/advise", fields), 400, words)
 
 
+def test_advice_of_no_game(client: Client) -> None:
+    refused(client.post("/games/nosuch/advise", {}), 404, "no game named 'nosuch'")
+
+
 def test_unknown_advice_run(client: Client) -> None:
     refused(client.get("/advice/nosuchrun"), 404, "no such advice run")
     refused(client.get("/advice/nosuchrun.json"), 404, "no such advice run")

@@ -93,6 +93,11 @@ def test_the_token_in_the_address_becomes_a_cookie(guarded: Client) -> None:
     assert form.status == 303, form.error
 
 
+def test_the_token_redirect_stays_on_this_server(guarded: Client) -> None:
+    reply = fresh(guarded).get(f"//evil.example/x?token={TOKEN}")
+    assert reply.status == 303 and reply.location == "/evil.example/x"
+
+
 def test_a_program_passes_the_token_each_time(guarded: Client) -> None:
     client = fresh(guarded)
     by_query = client.request("POST", f"/api/solve?token={TOKEN}", POSITION)
