@@ -140,7 +140,8 @@ def test_twenty_clients_and_the_terminal_at_one_game(client: Client, games: Path
     print(
         f"\n{requests} requests from {CLIENTS} clients in {elapsed:.1f} s "
         f"({requests / elapsed:.0f}/s, slowest {slowest * 1000:.0f} ms); "
-        f"recorded {dict(expected)}; refused {dict(refused)}; {len(lines)} events in the file"
+        f"recorded {dict(expected)} (of which the terminal {dict(tallies[-1].recorded)}); "
+        f"refused {dict(refused)}; {len(lines)} events in the file"
     )
 
 
