@@ -15,9 +15,19 @@ import click
 
 from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
+from rummikub.cli.options import (
+    apply,
+    executor_options,
+    jobs_option,
+    json_option,
+    seed_option,
+    table_rack_options,
+)
+from rummikub.cli.rule_options import rules_options
 
 if TYPE_CHECKING:
     from rummikub.analysis.advice import Advice, Situation
+    from rummikub.models.rules import RuleSet
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -84,52 +94,35 @@ def render_text(advice: Advice, executor: str, jobs: int) -> str:
 
 def rollout_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The options that say how to weigh the candidates (also on ``game NAME advise``)."""
-    options = [
-        click.option(
-            "--model",
-            default="max-tiles",
-            show_default=True,
-            help="How the opponents play in the rollouts (a built-in strategy, see arena --list).",
-        ),
-        click.option(
-            "--rollouts",
-            type=click.IntRange(min=1),
-            default=32,
-            show_default=True,
-            help="Random deals each candidate is played out on (reproducible for a --seed).",
-        ),
-        click.option(
-            "--time",
-            "seconds",
-            type=click.FloatRange(min=0.1),
-            default=None,
-            help="Think this many seconds instead: as many rollouts as fit.",
-        ),
-        click.option(
-            "--seed", type=int, default=0, show_default=True, help="Seed of the random deals."
-        ),
-        click.option(
-            "--jobs",
-            "-j",
-            type=click.IntRange(min=1, max=256),
-            default=None,
-            help="Worker processes for the rollouts (default: every core).",
-        ),
-        click.option(
-            "--executor",
-            type=click.Choice(["process", "ray", "serial"]),
-            default="process",
-            show_default=True,
-            help="Where rollouts run: local processes, a Ray cluster "
-            "(pip install 'rummikub[ray]'), or this process.",
-        ),
-        click.option(
-            "--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS)."
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return apply(
+        func,
+        [
+            click.option(
+                "--model",
+                default="max-tiles",
+                show_default=True,
+                help="How the opponents play in the rollouts: a built-in strategy "
+                "('rummikub arena --list' lists them).",
+            ),
+            click.option(
+                "--rollouts",
+                type=click.IntRange(min=1),
+                default=32,
+                show_default=True,
+                help="Random deals each candidate is played out on (reproducible for a --seed).",
+            ),
+            click.option(
+                "--time",
+                "seconds",
+                type=click.FloatRange(min=0.1),
+                default=None,
+                help="Think this many seconds of wall-clock time instead: as many rollouts as fit.",
+            ),
+            seed_option("the random deals"),
+            jobs_option(None, "the rollouts", "every core"),
+            executor_options("rollouts"),
+        ],
+    )
 
 
 def give_advice(
@@ -199,9 +192,7 @@ Examples:
 """,
 )
 @click.argument("position", required=False, metavar="[POSITION]")
-@click.option("--table", "-t", help="Table melds, e.g. 'k1-4 | o9-13 | rbk7'.")
-@click.option("--rack", "-r", help="Rack tiles, e.g. 'o8 k13 j b2'.")
-@click.option("--initial", is_flag=True, help="You have not made your opening meld yet.")
+@table_rack_options("You have not made your opening meld yet.")
 @click.option(
     "--players",
     type=click.IntRange(2, 4),
@@ -221,8 +212,8 @@ Examples:
     help="Tiles left to draw (default: the unseen tiles the opponents do not hold).",
 )
 @rollout_options
-@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule preset or rules file.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options
+@json_option()
 @_guard
 def advise(
     position: str | None,
@@ -239,18 +230,16 @@ def advise(
     jobs: int | None,
     executor: str,
     ray_address: str | None,
-    rules_spec: str | None,
     as_json: bool,
+    rules: RuleSet,
 ) -> None:
     from rummikub.analysis.advice import Situation
     from rummikub.cli.main import _load_position
-    from rummikub.models.presets import resolve_rules
 
     sizes = _sizes(opponents)
     if players is not None and players != len(sizes) + 1:
         fail(f"--players {players} but --opponents gives {len(sizes)} rack sizes")
-    # Without --rules, a position file's own rules line holds (else the standard game).
-    rules = resolve_rules(rules_spec) if rules_spec is not None else None
+    # A position file's own rules hold, the rule options over them (else the standard game).
     loaded = _load_position(position, table, rack, initial, "auto", rules)
     give_advice(
         Situation.of(loaded, sizes, pool),

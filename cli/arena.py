@@ -17,10 +17,19 @@ import click
 
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
-from rummikub.cli.rule_options import rules_options
+from rummikub.cli.options import (
+    DEFAULT_WORK,
+    executor_options,
+    jobs_option,
+    json_option,
+    progress_option,
+    seed_option,
+    time_limit_option,
+)
+from rummikub.cli.rule_options import standard_rules_options
 
 if TYPE_CHECKING:
-    from rummikub.arena.tournament import TournamentResult
+    from rummikub.arena.tournament import TournamentConfig, TournamentResult
     from rummikub.models.rules import RuleSet
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -75,6 +84,23 @@ def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
     ]
     if data["games"] % cycle:
         lines.append(f"note: {data['games']} is not a multiple of {cycle}: seats are unbalanced")
+    lines += ["", *_standings(data, bool(config.game.target)), "", *_head_to_head(result)]
+    if data["sprt"] is not None:
+        lines += ["", _sprt_line(data["sprt"])]
+    timing = data["timing"]
+    lines += [
+        "",
+        f"mean turns per game {data['mean_turns']:.1f}, blocked rounds {data['blocked_rounds']},"
+        f" first mover won {_percent(data['first_mover_win_rate'])}",
+        f"{data['games']} games in {timing['seconds']:.1f} s"
+        f" ({timing['games_per_second'] or 0:.2f} games/s, {timing['solves_per_second'] or 0:.0f}"
+        f" solves/s; {executor}, {jobs} job{'s' if jobs != 1 else ''})",
+    ]
+    return "\n".join(lines)
+
+
+def _standings(data: dict[str, Any], matches: bool) -> list[str]:
+    """The players' table: games, wins, win rate and its interval, scores, tiles left."""
     headers = ["player", "games", "wins", "win rate", "95% CI", "mean score", "tiles left"]
     rows = [
         [
@@ -88,27 +114,22 @@ def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
         ]
         for p in data["players"]
     ]
-    if config.game.target:
+    if matches:
         headers.insert(6, "per round")
         for row, p in zip(rows, data["players"], strict=True):
             row.insert(6, f"{p['mean_round_score']:+.1f}")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines.append("")
-    lines.append(
-        "  ".join(
-            h.ljust(w) if i == 0 else h.rjust(w)
-            for i, (h, w) in enumerate(zip(headers, widths, strict=True))
-        )
-    )
-    for row in rows:
-        lines.append(
-            "  ".join(
-                c.ljust(w) if i == 0 else c.rjust(w)
-                for i, (c, w) in enumerate(zip(row, widths, strict=True))
-            )
-        )
-    lines.append("")
-    lines.append("head to head (Elo of the first over the second, 95% interval):")
+
+    def line(cells: list[str]) -> str:
+        pairs = enumerate(zip(cells, widths, strict=True))
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in pairs)
+
+    return [line(headers), *(line(row) for row in rows)]
+
+
+def _head_to_head(result: TournamentResult) -> list[str]:
+    """Each pair's wins, draws and losses, score and Elo with its interval."""
+    lines = ["head to head (Elo of the first over the second, 95% interval):"]
     for pair in result.pairs:
         estimate = pair.estimate()
         low, high = estimate.interval
@@ -118,33 +139,23 @@ def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
             f"  score {_percent(estimate.score)}  Elo {_elo(estimate.elo)}"
             f" [{_elo(low)}, {_elo(high)}]"
         )
-    sprt = data["sprt"]
-    if sprt is not None:
-        verdict = {
-            "H1": f"H1 accepted: {sprt['a']} is stronger by >= {sprt['elo1']:g} Elo",
-            "H0": f"H0 accepted: {sprt['a']} is not stronger by {sprt['elo1']:g} Elo"
-            + (f" ({sprt['stronger']} is stronger)" if sprt["stronger"] else ""),
-            None: "no decision yet (game limit reached)",
-        }[sprt["decision"]]
-        lines.append("")
-        lines.append(
-            f"SPRT {sprt['a']} vs {sprt['b']} elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}"
-            f" alpha={sprt['alpha']:g} beta={sprt['beta']:g}: LLR {sprt['llr']:.2f}"
-            f" in [{sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}] after {sprt['games']}"
-            f" games; {verdict}"
-        )
-    timing = data["timing"]
-    lines.append("")
-    lines.append(
-        f"mean turns per game {data['mean_turns']:.1f}, blocked rounds {data['blocked_rounds']},"
-        f" first mover won {_percent(data['first_mover_win_rate'])}"
+    return lines
+
+
+def _sprt_line(sprt: dict[str, Any]) -> str:
+    """The SPRT's bounds, its log-likelihood ratio and its decision."""
+    verdict = {
+        "H1": f"H1 accepted: {sprt['a']} is stronger by >= {sprt['elo1']:g} Elo",
+        "H0": f"H0 accepted: {sprt['a']} is not stronger by {sprt['elo1']:g} Elo"
+        + (f" ({sprt['stronger']} is stronger)" if sprt["stronger"] else ""),
+        None: "no decision yet (game limit reached)",
+    }[sprt["decision"]]
+    return (
+        f"SPRT {sprt['a']} vs {sprt['b']} elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}"
+        f" alpha={sprt['alpha']:g} beta={sprt['beta']:g}: LLR {sprt['llr']:.2f}"
+        f" in [{sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}] after {sprt['games']}"
+        f" games; {verdict}"
     )
-    lines.append(
-        f"{data['games']} games in {timing['seconds']:.1f} s"
-        f" ({timing['games_per_second'] or 0:.2f} games/s, {timing['solves_per_second'] or 0:.0f}"
-        f" solves/s; {executor}, {jobs} job{'s' if jobs != 1 else ''})"
-    )
-    return "\n".join(lines)
 
 
 PLAYER_COLUMNS = [
@@ -205,32 +216,37 @@ def write_games_csv(result: TournamentResult, path: str) -> None:
             )
 
 
+def _record_lines(path: str) -> list[str]:
+    """The lines of a record file, or a one-line error: unreadable, not UTF-8, no game."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8-sig")
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        _fail(f"{path}: not UTF-8 text")
+    lines = text.splitlines()
+    if not any(line.strip() for line in lines):
+        _fail(f"{path}: the record holds no game")
+    return lines
+
+
 def _replay(path: str, as_json: bool) -> None:
     from rummikub.game.replay import replay_file
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            results = replay_file(handle)
-    except OSError as error:
-        _fail(f"cannot read {path}: {error.strerror or error}")
+    results = replay_file(_record_lines(path))
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "games": len(results),
-                    "results": [
-                        {
-                            "players": list(g.names),
-                            "winner": g.names[g.winner],
-                            "totals": list(g.totals),
-                            "rounds": len(g.rounds),
-                            "turns": g.turns,
-                        }
-                        for g in results
-                    ],
-                }
-            )
-        )
+        games = [
+            {
+                "players": list(g.names),
+                "winner": g.names[g.winner],
+                "totals": list(g.totals),
+                "rounds": len(g.rounds),
+                "turns": g.turns,
+            }
+            for g in results
+        ]
+        click.echo(json.dumps({"games": len(results), "results": games}))
         return
     for number, g in enumerate(results):
         scores = ", ".join(f"{n} {t:+d}" for n, t in zip(g.names, g.totals, strict=True))
@@ -270,15 +286,8 @@ Examples:
     show_default=True,
     help="Games to play (the maximum with --sprt).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1, max=256),
-    default=1,
-    show_default=True,
-    help="Parallel worker processes (Ray: tasks in flight / 4).",
-)
+@seed_option("the tournament (each game's seed is derived from it)")
+@jobs_option(1, "the games (Ray: tasks in flight / 4)")
 @click.option(
     "--seats",
     type=click.IntRange(min=2, max=4),
@@ -293,14 +302,7 @@ Examples:
     show_default=True,
     help="Match target with --match.",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0.001),
-    default=5.0,
-    show_default=True,
-    help="Work per solver call for solver-based players, in CP-SAT deterministic seconds"
-    " (about a second of work on one core; not the clock, so games replay anywhere).",
-)
+@time_limit_option("work", DEFAULT_WORK)
 @click.option(
     "--sprt",
     metavar="ELO0,ELO1",
@@ -320,16 +322,8 @@ Examples:
     show_default=True,
     help="SPRT false-negative rate.",
 )
-@click.option(
-    "--executor",
-    type=click.Choice(["process", "ray", "serial"]),
-    default="process",
-    show_default=True,
-    help="Where games run: local processes, a Ray cluster (pip install 'rummikub[ray]',"
-    " RAY_ADDRESS or --ray-address), or this process.",
-)
-@click.option("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@executor_options("games")
+@json_option()
 @click.option("--json-file", metavar="FILE", help="Also write the --json object to FILE.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Write the player table as CSV.")
 @click.option("--games-csv", metavar="FILE", help="Write one CSV row per game.")
@@ -351,12 +345,8 @@ Examples:
     metavar="FILE",
     help="Replay a record, re-checking every move, and print the results.",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: only on a terminal).",
-)
-@rules_options
+@progress_option
+@standard_rules_options
 @_guard
 def arena(
     players: str | None,
@@ -393,26 +383,11 @@ def arena(
         return
     if not players:
         _fail("give --players (comma-separated, see --list), --list or --replay")
-
-    from rummikub.arena.players import make_player
     from rummikub.arena.stats import Sprt
-    from rummikub.arena.tournament import TournamentConfig, run_tournament
-    from rummikub.game.record import write_events
+    from rummikub.arena.tournament import TournamentConfig
     from rummikub.game.rounds import GameConfig
 
-    if os.getcwd() not in sys.path:  # module:callable resolves from here, as with python -m
-        sys.path.insert(0, os.getcwd())
-    specs = tuple(p.strip() for p in players.split(",") if p.strip())
-    for spec in specs:
-        make_player(spec, time_limit)  # fail fast, in this process, on a bad name
-    if plot_path is not None:
-        from rummikub.arena.plot import import_pyplot
-
-        import_pyplot()  # a missing matplotlib is reported before the games, not after
-    if executor == "ray":
-        from rummikub.arena.executors import import_ray
-
-        import_ray()
+    specs = _player_specs(players, time_limit, executor, plot_path)
     bounds = _parse_sprt(sprt)
     config = TournamentConfig(
         players=specs,
@@ -424,22 +399,73 @@ def arena(
         sprt=Sprt(*bounds, alpha=sprt_alpha, beta=sprt_beta) if bounds else None,
         record=record_path is not None,
     )
+    result = _play(config, executor, jobs, ray_address, progress)
+    _write_files(result, record_path, json_file, csv_path, games_csv, plot_path)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        click.echo(render_text(result, jobs, executor))
+
+
+def _player_specs(
+    players: str, time_limit: float, executor: str, plot_path: str | None
+) -> tuple[str, ...]:
+    """The entrants, each made once here so that a bad name fails before any game (and a
+    missing matplotlib or Ray is said now, not after the games)."""
+    from rummikub.arena.players import make_player
+
+    if os.getcwd() not in sys.path:  # module:callable resolves from here, as with python -m
+        sys.path.insert(0, os.getcwd())
+    specs = tuple(p.strip() for p in players.split(",") if p.strip())
+    for spec in specs:
+        make_player(spec, time_limit)
+    if plot_path is not None:
+        from rummikub.arena.plot import import_pyplot
+
+        import_pyplot()
+    if executor == "ray":
+        from rummikub.arena.executors import import_ray
+
+        import_ray()
+    return specs
+
+
+def _play(
+    config: TournamentConfig,
+    executor: str,
+    jobs: int,
+    ray_address: str | None,
+    progress: bool | None,
+) -> TournamentResult:
+    """Run the tournament, with a progress bar on stderr if asked (default: a terminal)."""
+    from rummikub.arena.tournament import run_tournament
+
     show = sys.stderr.isatty() if progress is None else progress
-    bar: Any = None
-    if show:
-        bar = click.progressbar(length=games, label="games", file=sys.stderr, show_pos=True)
-        bar.__enter__()
-    try:
-        result = run_tournament(
+    if not show:
+        return run_tournament(config, executor=executor, jobs=jobs, ray_address=ray_address)
+    with click.progressbar(
+        length=config.games, label="games", file=sys.stderr, show_pos=True
+    ) as bar:
+        return run_tournament(
             config,
             executor=executor,
             jobs=jobs,
-            progress=(lambda _: bar.update(1)) if bar is not None else None,
+            progress=lambda _: bar.update(1),
             ray_address=ray_address,
         )
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+
+
+def _write_files(
+    result: TournamentResult,
+    record_path: str | None,
+    json_file: str | None,
+    csv_path: str | None,
+    games_csv: str | None,
+    plot_path: str | None,
+) -> None:
+    """The files asked for: the record, the JSON, the CSV tables, the plot."""
+    from rummikub.game.record import write_events
+
     if record_path is not None:
         with open(record_path, "w", encoding="utf-8") as handle:
             for summary in result.summaries:
@@ -456,7 +482,3 @@ def arena(
         from rummikub.arena.plot import plot_result
 
         plot_result(result, plot_path)
-    if as_json:
-        click.echo(json.dumps(result.to_json()))
-    else:
-        click.echo(render_text(result, jobs, executor))

@@ -23,6 +23,7 @@ from rummikub.cli.game_turns import TURN_COMMANDS, parse_tiles
 from rummikub.cli.game_view import VIEW_COMMANDS
 from rummikub.cli.options import json_option
 from rummikub.cli.rule_options import standard_rules_options
+from rummikub.models.rules import STANDARD
 
 if TYPE_CHECKING:
     from rummikub.models.rules import RuleSet
@@ -95,11 +96,11 @@ def game(ctx: click.Context, directory: str | None) -> None:
 
 @game.command(
     name="new",
-    help="""Start a new game: the players, your rack, the rules.
+    help=f"""Start a new game: the players, your rack, the rules.
 
 \b
 Give all the tiles you were dealt: a rack of another size than the rules
-deal (14 in the standard game) is refused, unless the game deals that
+deal ({STANDARD.rack_size} in the standard game) is refused, unless the game deals that
 many (--rack-size N). --first says who plays first: 0 you, 1 the player
 after you, and so on. Rules as on solve (--rules american, --threshold
 40, --joker-rule strict...).

@@ -7,15 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rummikub.cli.text import plural
+
 if TYPE_CHECKING:
     from rummikub.game.companion import Event, GameState
     from rummikub.models.meld import Meld
     from rummikub.models.tile import Tile
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 tile``, ``2 tiles`` (``many``: an irregular plural)."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def seat_name(seat: int) -> str:

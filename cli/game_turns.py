@@ -18,6 +18,7 @@ from rummikub.cli.errors import InternalFailure, fail, guard
 from rummikub.cli.game_context import game_store, load_game
 from rummikub.cli.game_render import say_recorded, seats_text, status_line
 from rummikub.cli.options import objective_options, time_limit_option
+from rummikub.models.rules import STANDARD
 
 if TYPE_CHECKING:
     from rummikub.game.companion import Event, GameState
@@ -306,13 +307,14 @@ def _racks(text: str) -> tuple[tuple[Tile, ...], ...]:
 
 
 @click.command(
-    help="""End of round: give the opponents' racks; scores it, adds to the match totals.
+    help=f"""End of round: give the opponents' racks; scores it, adds to the match totals.
 
 \b
 Racks in seat order separated by |, - for an empty rack:
   score --racks "r3 k5 | - | j o13"
 A round someone went out of is won by them; a blocked round by the lowest
-rack value. Losers score minus their rack (a joker 30), the winner the sum.
+rack value. Losers score minus their rack (a joker {STANDARD.joker_penalty} in the standard
+game), the winner the sum.
 """
 )
 @click.option("--racks", required=True, help="The opponents' racks, seat 1 first, '|' between.")

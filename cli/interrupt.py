@@ -22,7 +22,6 @@ masked (Windows), Python's KeyboardInterrupt does what it can.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
@@ -71,6 +70,8 @@ def announce() -> None:
 
 def end_workers(wait: float = 1.0) -> None:
     """End every worker process this process started: SIGTERM, then SIGKILL after ``wait``."""
+    import multiprocessing  # here: not on every start of the command line
+
     children = multiprocessing.active_children()
     for child in children:
         child.terminate()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rummikub.cli.errors import answering
+from rummikub.cli.errors import InputError, answering
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.options import (
@@ -474,7 +474,8 @@ def analyze(
     + _RULES_HELP
     + """
 \b
-Exit status: 0 legal, 2 illegal or unreadable (the reason on stderr).
+Exit status: 0 legal, 2 illegal or unreadable (the reason on stderr;
+with --json also {"legal": false, "reason": ...} on stdout).
 """
 )
 @_position_options
@@ -490,7 +491,12 @@ def check(
     as_json: bool,
     rules: RuleSet,
 ) -> None:
-    pos = _load_position(position, table, rack, initial, fmt, rules)
+    try:
+        pos = _load_position(position, table, rack, initial, fmt, rules)
+    except InputError as error:
+        if as_json:  # the verdict as JSON on stdout too; the reason on stderr as always
+            click.echo(json.dumps({"legal": False, "reason": error.format_message()}))
+        raise
     if as_json:
         payload = {"legal": True, **pos.to_json()}
         click.echo(json.dumps(payload))
@@ -598,7 +604,7 @@ _register_arena()
 main.add_command(importlib.import_module("rummikub.cli.advise").advise)
 main.add_command(importlib.import_module("rummikub.cli.game").game)
 main.add_command(importlib.import_module("rummikub.cli.review").review)
-main.add_command(importlib.import_module("rummikub.cli.odds").build_odds_command(rules_options))
+main.add_command(importlib.import_module("rummikub.cli.odds").odds)
 main.add_command(importlib.import_module("rummikub.cli.serve").serve)
 
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from rummikub.cli.errors import fail, guard
+from rummikub.cli.options import json_option, seed_option
+from rummikub.cli.rule_options import standard_rules_options
+from rummikub.cli.text import plural
+from rummikub.models.rules import STANDARD
 
 if TYPE_CHECKING:
-    from rummikub.analysis.odds import HandOdds
+    from rummikub.analysis.odds import HandOdds, Question
     from rummikub.models.rules import RuleSet
 
 _RANGE = re.compile(r"\s*(\d{1,4})\s*(?:\.\.\s*(\d{1,4})\s*)?")
@@ -35,121 +38,128 @@ def parse_sizes(text: str) -> list[int]:
     return sorted(set(sizes))
 
 
-def build_odds_command(rules_options: Callable[[Any], Any]) -> click.Command:
-    """The ``odds`` command, with the rule options of the main CLI (``rules_options``: the
-    decorator that adds --rules, --colours, ... and passes ``rules``)."""
+@click.command(
+    name="odds",
+    help="""Exact odds of a hand: how many hands of N tiles are winning hands
+(every tile in a legal set) or can make the opening meld.
 
-    @click.command(
-        name="odds",
-        help="""Exact odds of a hand: how many hands of N tiles are winning hands
-    (every tile in a legal set) or can make the opening meld.
+\b
+Counts are exact integers two ways: distinct hands (multisets of tile
+types, as van Rijn, Takes & Vis count them) and draws (sets of physical
+tiles, all equally likely; their fraction is the chance of a dealt rack).
+Where exact counting is out of reach (runs round the top with --wrap, or a
+count that runs past --max-seconds) a Monte Carlo estimate of dealt hands
+with its 95% interval is printed instead, labelled as such.
 
-    \b
-    Counts are exact integers two ways: distinct hands (multisets of tile
-    types, as van Rijn, Takes & Vis count them) and draws (sets of physical
-    tiles, all equally likely; their fraction is the chance of a dealt rack).
-    Where exact counting is out of reach (runs round the top with --wrap, or a
-    count that runs past --max-seconds) a Monte Carlo estimate of dealt hands
-    with its 95% interval is printed instead, labelled as such.
+\b
+Examples:
+  rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
+  rummikub odds --tiles 14                 # with the two jokers (about a minute)
+  rummikub odds --opening --tiles 3..9 --colours 3 --numbers 6 --copies 1 \\
+      --jokers 1 --threshold 15
+  rummikub odds --tiles 3..9 --no-jokers --json
+""",
+)
+@click.option(
+    "--tiles",
+    "tiles_spec",
+    default=None,
+    metavar="N|A..B",
+    help="Hand size, a range A..B (a table), or a list 3,6,9 (default: the rules' rack "
+    f"size, {STANDARD.rack_size} in the standard game).",
+)
+@click.option("--no-jokers", is_flag=True, help="Count the game without its jokers.")
+@click.option(
+    "--opening",
+    is_flag=True,
+    help="Ask whether the hand holds sets worth at least the threshold (jokers worth the "
+    "tile they stand for), not whether it is a winning hand.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "estimate"]),
+    default="auto",
+    show_default=True,
+    help="auto: exact where in reach, else an estimate; exact: fail rather than estimate.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1, max=10_000_000),
+    default=20_000,
+    show_default=True,
+    help="Dealt hands per size for an estimate.",
+)
+@seed_option("the estimate")
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0.1),
+    default=120.0,
+    show_default=True,
+    help="Give up an exact count after this long (then estimate, unless --method exact).",
+)
+@json_option()
+@standard_rules_options
+@guard
+def odds(
+    tiles_spec: str | None,
+    no_jokers: bool,
+    opening: bool,
+    method: str,
+    samples: int,
+    seed: int,
+    max_seconds: float,
+    as_json: bool,
+    rules: RuleSet,
+) -> None:
+    from dataclasses import replace
 
-    \b
-    Examples:
-      rummikub odds --tiles 14 --no-jokers     # the published 14-tile figure
-      rummikub odds --tiles 14                 # with the two jokers (about a minute)
-      rummikub odds --opening --tiles 3..9 --colours 3 --numbers 6 --copies 1 \\
-          --jokers 1 --threshold 15
-      rummikub odds --tiles 3..9 --no-jokers --json
-    """,
-    )
-    @click.option(
-        "--tiles",
-        "tiles_spec",
-        default="14",
-        show_default=True,
-        metavar="N|A..B",
-        help="Hand size, a range A..B (a table), or a list 3,6,9.",
-    )
-    @click.option("--no-jokers", is_flag=True, help="Count the game without its jokers.")
-    @click.option(
-        "--opening",
-        is_flag=True,
-        help="Ask whether the hand holds sets worth at least the threshold (jokers worth the "
-        "tile they stand for), not whether it is a winning hand.",
-    )
-    @click.option(
-        "--method",
-        type=click.Choice(["auto", "exact", "estimate"]),
-        default="auto",
-        show_default=True,
-        help="auto: exact where in reach, else an estimate; exact: fail rather than estimate.",
-    )
-    @click.option(
-        "--samples",
-        type=click.IntRange(min=1, max=10_000_000),
-        default=20_000,
-        show_default=True,
-        help="Dealt hands per size for an estimate.",
-    )
-    @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the estimate.")
-    @click.option(
-        "--max-seconds",
-        type=click.FloatRange(min=0.1),
-        default=120.0,
-        show_default=True,
-        help="Give up an exact count after this long (then estimate, unless --method exact).",
-    )
-    @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-    @rules_options
-    @guard
-    def odds(
-        tiles_spec: str,
-        no_jokers: bool,
-        opening: bool,
-        method: str,
-        samples: int,
-        seed: int,
-        max_seconds: float,
-        as_json: bool,
-        rules: RuleSet,
-    ) -> None:
-        from dataclasses import replace
+    from rummikub.analysis.odds import Question
 
-        from rummikub.analysis.odds import CountTooLarge, Question, count_hands, estimate_hands
+    sizes = parse_sizes(tiles_spec or str(rules.rack_size))
+    if no_jokers:
+        rules = replace(rules, jokers=0)
+    question = Question.OPENING if opening else Question.WINNING
+    rows, note = _count(sizes, rules, question, method, samples, seed, max_seconds)
+    if as_json:
+        payload = {
+            "question": str(question),
+            "rules": rules.options(),
+            "note": note,
+            "rows": [row.to_json() for row in rows],
+        }
+        click.echo(json.dumps(payload))
+        return
+    click.echo(render(rows, rules, question, note))
 
-        sizes = parse_sizes(tiles_spec)
-        if no_jokers:
-            rules = replace(rules, jokers=0)
-        question = Question.OPENING if opening else Question.WINNING
-        note = ""
-        rows: list[HandOdds]
-        if method == "estimate":
-            rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
-            note = "estimated as asked (--method estimate)"
-        elif rules.wrap:
-            if method == "exact":
-                fail("exact counting does not cover runs round the top (--wrap); use --method auto")
-            rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
-            note = "exact counting does not cover runs round the top (wrap)"
-        else:
-            try:
-                rows = count_hands(sizes, rules, question, max_seconds=max_seconds)
-            except CountTooLarge as error:
-                if method == "exact":
-                    raise
-                rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
-                note = str(error)
-        if as_json:
-            payload = {
-                "question": str(question),
-                "rules": rules.options(),
-                "note": note,
-                "rows": [row.to_json() for row in rows],
-            }
-            click.echo(json.dumps(payload))
-            return
-        click.echo(render(rows, rules, question, note))
 
-    return odds
+def _count(
+    sizes: list[int],
+    rules: RuleSet,
+    question: Question,
+    method: str,
+    samples: int,
+    seed: int,
+    max_seconds: float,
+) -> tuple[list[HandOdds], str]:
+    """The rows, counted exactly where in reach (or as ``method`` says), and a note on why
+    they were estimated instead."""
+    from rummikub.analysis.odds import CountTooLarge, count_hands, estimate_hands
+
+    if method == "estimate":
+        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        return rows, "estimated as asked (--method estimate)"
+    if rules.wrap:
+        if method == "exact":
+            fail("exact counting does not cover runs round the top (--wrap); use --method auto")
+        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        return rows, "exact counting does not cover runs round the top (wrap)"
+    try:
+        return count_hands(sizes, rules, question, max_seconds=max_seconds), ""
+    except CountTooLarge as error:
+        if method == "exact":
+            raise
+        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        return rows, str(error)
 
 
 def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) -> str:
@@ -161,16 +171,17 @@ def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) ->
         if question is Question.OPENING
         else "are winning hands (every tile in a legal set)"
     )
-    jokers = f"{rules.jokers} jokers" if rules.jokers else "no jokers"
+    jokers = plural(rules.jokers, "joker") if rules.jokers else "no jokers"
     game = (
-        f"{rules.colours} colours x 1..{rules.numbers} x {rules.copies} copies + {jokers}"
-        f" ({rules.total_tiles} tiles)"
+        f"{plural(rules.colours, 'colour')} x 1..{rules.numbers} x "
+        f"{plural(rules.copies, 'copy', 'copies')} + {jokers} ({plural(rules.total_tiles, 'tile')})"
     )
     lines = [f"Hands that {what}; {game}:"]
     for row in rows:
+        size = f"  {row.size:>3} {'tile: ' if row.size == 1 else 'tiles:'}"
         if row.exact:
             lines.append(
-                f"  {row.size:>3} tiles: {row.hands:,} of {row.all_hands:,} distinct hands "
+                f"{size} {row.hands:,} of {row.all_hands:,} distinct hands "
                 f"({_percent(row.hand_fraction)})"
             )
             if row.draws != row.hands or row.all_draws != row.all_hands:
@@ -180,7 +191,7 @@ def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) ->
                 )
         else:
             lines.append(
-                f"  {row.size:>3} tiles: ESTIMATE {_percent(row.chance)} "
+                f"{size} ESTIMATE {_percent(row.chance)} "
                 f"(95% interval {_percent(row.low)} .. {_percent(row.high)}; "
                 f"{row.hits:,} of {row.samples:,} dealt hands)"
             )

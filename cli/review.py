@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rummikub.cli.errors import fail, guard
+from rummikub.cli.errors import InternalFailure, fail, guard
+from rummikub.cli.options import (
+    color_option,
+    executor_options,
+    jobs_option,
+    json_option,
+    progress_option,
+    time_limit_option,
+)
+from rummikub.cli.text import plural
 
 if TYPE_CHECKING:
     from rummikub.analysis.review import PlayerReview, Review, TurnReview
@@ -71,7 +80,7 @@ def render_players(players: Sequence[PlayerReview]) -> list[str]:
 
 def _where(turn: TurnReview) -> str:
     task = turn.task
-    where = f"game {task.game}, round {task.round}, turn {task.turn}"
+    where = f"game {task.game}, round {task.round}, turn {task.turn + 1}"  # as the game counts
     return f"{where}: {task.player} (seat {task.seat})"
 
 
@@ -103,7 +112,8 @@ def render_worst(turn: TurnReview, rank: int) -> list[str]:
     from rummikub.models.tile import sorted_tiles
 
     better = turn.better
-    assert better is not None
+    if better is None:
+        raise InternalFailure(f"{_where(turn)} fell short, but no better move was kept")
     head = click.style(f"{rank}. {_where(turn)} - {turn.verdict}", bold=True)
     lines = [f"{head}, {_shortfall(turn)}"]
     opened = "opened" if not turn.position.initial else "not opened yet"
@@ -125,7 +135,7 @@ def render_turn_line(turn: TurnReview) -> str:
     if turn.shortfall_tiles or turn.shortfall_value:
         verdict += f" ({_shortfall(turn)})"
     return (
-        f"  r{task.round} t{task.turn:<3} seat {task.seat} {task.player:<12} {played}"
+        f"  r{task.round} t{task.turn + 1:<3} seat {task.seat} {task.player:<12} {played}"
         f"   optimum {best.placed_count:>2} (value {best.placed_value:>3})   {verdict}"
     )
 
@@ -144,8 +154,8 @@ def render_review(review: Review, top: int, turns: bool) -> str:
     )
     lines = [
         click.style(
-            f"Review of {games} game{'s' if games != 1 else ''}, {reviewed} turns, each against"
-            " its optimum (most tiles, then most value)",
+            f"Review of {plural(games, 'game')}, {plural(reviewed, 'turn')}, each against its"
+            " optimum (most tiles, then most value)",
             bold=True,
         ),
         "",
@@ -226,35 +236,12 @@ Examples:
     default=None,
     help="List every turn (default: when one game is reviewed).",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0.001),
-    default=10.0,
-    show_default=True,
-    help="Seconds per solve (an unproved optimum is reported as such).",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1, max=256),
-    default=None,
-    help=f"Parallel worker processes (default: all cores from {AUTO_JOBS_TURNS} turns on).",
-)
-@click.option(
-    "--executor",
-    type=click.Choice(["process", "ray", "serial"]),
-    default="process",
-    show_default=True,
-    help="Where the solves run (as in `rummikub arena`).",
-)
-@click.option("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: only on a terminal).",
-)
-@click.option("--color/--no-color", default=None, help="Colour the output (default: on a TTY).")
+@time_limit_option("turn")
+@jobs_option(None, "the solves", f"every core from {AUTO_JOBS_TURNS} turns on, else 1")
+@executor_options("the solves")
+@json_option()
+@progress_option
+@color_option
 @guard
 def review(
     record: str,

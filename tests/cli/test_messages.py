@@ -1,0 +1,85 @@
+"""What the commands say, as a user runs them: bad records refused in one line, a verdict
+in JSON when asked for, errors naming the flag typed, counts in words that agree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rummikub.cli.main import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_record_that_is_not_utf8_or_holds_no_game_is_refused_by_replay_and_review(
+    tmp_path: Path,
+) -> None:
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00 not text")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"\n\n")
+    for args in (["arena", "--replay"], ["review"]):
+        code, _, err = run(*args, str(binary))
+        assert code == 2 and err == f"error: {binary}: not UTF-8 text\n", (args, err)
+        code, out, err = run(*args, str(empty))
+        assert code == 2 and "the record holds no game" in err and not out, (args, err)
+
+
+def test_check_json_gives_the_verdict_of_an_illegal_table() -> None:
+    code, out, err = run("check", "--table", "r1 r2 k5", "--rack", "r1", "--json")
+    assert code == 2
+    verdict = json.loads(out)
+    assert verdict["legal"] is False and "'r1 r2 k5' is not a legal set" in verdict["reason"]
+    assert err.startswith("error: table meld 1 'r1 r2 k5' is not a legal set")
+    code, out, _ = run("check", "--table", "r1 r2 r3", "--rack", "r4", "--json")
+    assert code == 0 and json.loads(out)["legal"] is True
+
+
+def test_a_bad_rule_option_is_named_by_its_flag() -> None:
+    code, _, err = run("solve", "--rack", "r1", "--threshold", "-1")
+    assert code == 2 and err == "error: invalid rules: --threshold must be at least 0, got -1\n"
+    code, _, err = run("odds", "--rack-size", "0")
+    assert code == 2 and "--rack-size must be at least 1" in err
+
+
+def test_advise_takes_the_single_rule_options() -> None:
+    def moves(*rules: str) -> list[str]:
+        code, out, err = run(
+            "advise", "--rack", "r10 r11 r12 k1 b5", "--initial", "--opponents", "14",
+            "--rollouts", "2", "--jobs", "1", "--json", *rules,
+        )  # fmt: skip
+        assert code == 0, err
+        return [c["move"] for c in json.loads(out)["candidates"]]
+
+    assert "play all" in moves()  # r10-12 opens with 33
+    assert moves("--threshold", "40") == ["hold"]  # not under a threshold of 40
+
+
+def test_counts_agree_with_their_words() -> None:
+    code, out, _ = run(
+        "odds", "--tiles", "1..3", "--colours", "2", "--numbers", "3", "--copies", "1",
+        "--jokers", "1", "--rack-size", "3",
+    )  # fmt: skip
+    assert code == 0
+    assert "2 colours x 1..3 x 1 copy + 1 joker (7 tiles)" in out
+    assert "    1 tile:  0 of 7 distinct hands" in out
+
+
+def test_a_companion_round_in_review_counts_turns_as_the_game_does(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+
+    def game(*args: str) -> None:
+        result = CliRunner().invoke(main, ["game", "--dir", str(games), *args])
+        assert result.exit_code == 0, result.output
+
+    game("new", "w", "-n", "2", "--rack", "r10 r11 r12", "--rack-size", "3")
+    game("w", "play", "r10-12")
+    code, out, err = run("review", str(games / "w.jsonl"))
+    assert code == 0, err
+    assert out.startswith("Review of 1 game, 1 turn, each")
+    assert "  r1 t1   seat 0 you" in out  # the first turn is turn 1, as 'show' counts
