@@ -19,15 +19,17 @@ from rummikub.models.tile import Colour, Tile
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
+# Each ink reads at 4.5:1 or more on the tile's face, lit or not (WCAG AA, for a table in
+# daylight): orange, grey and cyan are darker than their usual tones for that.
 INK: dict[Colour, str] = {
     Colour.BLACK: "#222222",
     Colour.BLUE: "#1c5bbf",
     Colour.RED: "#c62828",
-    Colour.ORANGE: "#e67e00",
+    Colour.ORANGE: "#a85a00",
     Colour.GREEN: "#2e7d32",
     Colour.PURPLE: "#7b1fa2",
-    Colour.WHITE: "#8a8a8a",
-    Colour.CYAN: "#00838f",
+    Colour.WHITE: "#666666",
+    Colour.CYAN: "#006a74",
 }
 JOKER_INK = "#ad1457"
 
@@ -56,6 +58,7 @@ class TablePicture:
     joker_labels: Mapping[tuple[int, int], str] = field(default_factory=dict)
     title: str = ""
     legend: str = "highlighted: tiles from your rack"
+    numbered: bool = False  # each meld's number (1, 2, ...) above its first tile
 
 
 def _label(tile: Tile) -> tuple[str, str]:
@@ -82,6 +85,12 @@ def note_lines(note: str) -> tuple[tuple[str, ...], int]:
 
 
 _NOTE_BASELINES = (42, 52)  # below the number: one line at the first, two at both
+
+
+def _letter(tile: Tile) -> str:
+    """The colour letter a tile shows in its corner (none on a joker): the colour said in
+    print as well as in ink, for colour-blind players."""
+    return "" if tile.is_joker or tile.colour is None else tile.colour.letter
 
 
 def _tile(
@@ -118,6 +127,10 @@ def _tile(
         },
     )
     label.text = text
+    if _letter(tile):
+        corner = {"x": str(x + 5), "y": str(y + 13), "font-family": "sans-serif"}
+        attributes = {**corner, "font-size": "11", "font-weight": "bold", "fill": ink}
+        ET.SubElement(group, "text", {"class": "letter", **attributes}).text = _letter(tile)
     if note:
         lines, size = note_lines(note)
         for line, baseline in zip(lines, _NOTE_BASELINES, strict=False):
@@ -193,6 +206,11 @@ def table_svg(picture: TablePicture) -> str:
         heading.text = picture.title
     for row, meld in enumerate(melds):
         line = ET.SubElement(svg, "g", {"class": "meld"})
+        if picture.numbered:
+            x, y = layout.corner(row, 0)
+            number = {"class": "meld-number", "x": str(x), "y": str(y - 4)}
+            style = {"font-family": "sans-serif", "font-size": "12", "font-weight": "bold"}
+            ET.SubElement(line, "text", {**number, **style, "fill": "#ffffff"}).text = str(row + 1)
         for pos, tile in enumerate(meld.tiles):
             x, y = layout.corner(row, pos)
             lit = _lit(picture, row, pos)
@@ -244,11 +262,15 @@ def table_png(picture: TablePicture) -> bytes:
     image = Image.new("RGB", (layout.width, layout.height), _FELT)
     draw = ImageDraw.Draw(image)
     big, title_font, legend_font = (ImageFont.load_default(size) for size in (20, 16, 12))
+    small = ImageFont.load_default(11)
     note_fonts = {size: ImageFont.load_default(size) for size in NOTE_SIZES}
     if picture.title:
         heading = (_MARGIN, _MARGIN + 16)
         draw.text(heading, picture.title, fill="#ffffff", font=title_font, anchor="ls")
     for row, meld in enumerate(picture.melds):
+        if picture.numbered:
+            x, y = layout.corner(row, 0)
+            draw.text((x, y - 4), str(row + 1), fill="#ffffff", font=legend_font, anchor="ls")
         for pos, tile in enumerate(meld.tiles):
             x, y = layout.corner(row, pos)
             lit = _lit(picture, row, pos)
@@ -265,6 +287,8 @@ def table_png(picture: TablePicture) -> bytes:
             draw.text(
                 centre, label, fill=ink, font=big, anchor="ms", stroke_width=1, stroke_fill=ink
             )
+            if _letter(tile):
+                draw.text((x + 5, y + 13), _letter(tile), fill=ink, font=small, anchor="ls")
             note = picture.joker_labels.get((row, pos))
             if note:
                 lines, size = note_lines(note)

@@ -5,6 +5,6 @@
 
 from rummikub.steps.planner import Walkthrough, explain
 from rummikub.steps.replay import Step
-from rummikub.steps.report import move_json, ranked_json
+from rummikub.steps.report import move_json, move_picture, ranked_json
 
-__all__ = ["Step", "Walkthrough", "explain", "move_json", "ranked_json"]
+__all__ = ["Step", "Walkthrough", "explain", "move_json", "move_picture", "ranked_json"]

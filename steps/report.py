@@ -1,10 +1,12 @@
-"""A move as JSON: the new table with where each tile came from, the jokers, the headline
-figures and the steps (what ``rummikub solve --json`` prints and the web app serves)."""
+"""A move reported: as JSON (the new table with where each tile came from, the jokers, the
+headline figures and the steps: what ``rummikub solve --json`` prints and the web app
+serves) and as a picture to draw (``--svg``, ``--png``, the web's tables)."""
 
 from __future__ import annotations
 
 from rummikub.models.notation import tiles_json
 from rummikub.models.tile import sorted_tiles
+from rummikub.picture import TablePicture
 from rummikub.solver.engine import RankedMoves
 from rummikub.solver.move import Move
 from rummikub.steps.planner import RACK, explanation
@@ -66,3 +68,24 @@ def ranked_json(ranked: RankedMoves) -> dict[str, object]:
         "moves": [move_json(m) for m in ranked.moves],
         "unique_optimum": ranked.unique_optimum,
     }
+
+
+def move_picture(move: Move) -> TablePicture:
+    """The new table of a move to draw: rack tiles highlighted, each joker labelled with
+    what it stands for (``r12`` or ``r12/b12``)."""
+    told = explanation(move, steps=False)
+    labels = {
+        (row, slot): "/".join(map(str, options))
+        for row, jokers in enumerate(told.jokers)
+        for slot, options in jokers
+        if options
+    }
+    count = move.placed_count
+    title = (
+        "No move: draw a tile"
+        if move.is_draw
+        else f"Place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
+        + (" - you go out!" if told.goes_out else "")
+    )
+    highlighted = [[s == RACK for s in row] for row in told.provenance]
+    return TablePicture(move.melds, highlighted, labels, title)

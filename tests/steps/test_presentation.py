@@ -243,13 +243,13 @@ def test_png_draws_the_tiles_of_the_svg(tmp_path: Path) -> None:
         pixels = image.convert("RGB")
     # Every tile of the SVG is in the PNG at the same place, with the same face: a placed
     # tile's face is the highlight colour, any other's the plain one (sampled just inside
-    # the corner, clear of the label).
+    # the top right corner, clear of the label and of the colour letter at the top left).
     faces = {_rgb(picture._TILE_LIT): 0, _rgb(picture._TILE_FACE): 0}
     for rect in root.iter(f"{{{SVG_NS}}}rect"):
         if rect.get("rx") is None:
             continue  # the felt
         x, y = int(rect.get("x", "0")), int(rect.get("y", "0"))
-        face = pixels.getpixel((x + 6, y + 8))
+        face = pixels.getpixel((x + int(rect.get("width", "0")) - 6, y + 8))
         assert face == _rgb(rect.get("fill", "")), (x, y, face)
         faces[face] += 1
     assert faces[_rgb(picture._TILE_LIT)] == payload["placed_count"]
