@@ -239,7 +239,7 @@ def play(
     time_limit: float,
     skip: bool,
 ) -> None:
-    from rummikub.game.companion import Played
+    from rummikub.game.companion import Played, as_they_lie
 
     if melds:
         text = " ".join(melds)
@@ -254,7 +254,7 @@ def play(
         move = best_move(state, objective, keep_jokers, time_limit)
         if move.is_draw:
             fail("no move places a tile: draw one ('draw TILE'), or 'pass' when the pool is empty")
-        return Played(tuple(move.melds))
+        return Played(as_they_lie(move.melds, state.rules))
 
     record(ctx, best_played, skip)
 

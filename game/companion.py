@@ -368,6 +368,29 @@ def _runs_as_they_lie(table: tuple[Meld, ...], rules: RuleSet) -> None:
         )
 
 
+def as_they_lie(table: Iterable[Meld], rules: RuleSet) -> tuple[Meld, ...]:
+    """``table`` with each run whose jokers are written in no run's order laid out in the
+    order of its first reading, as a newly typed table must be under the strict and locked
+    rules (:func:`check_typed`): a solver's table lists a run's tiles in any order."""
+    if rules.joker_rule is JokerRule.FREE:
+        return tuple(table)
+    out = []
+    for meld in table:
+        found = meld.readings(rules)
+        runs = [r for r in found if r.kind is MeldKind.RUN]
+        declared = sum(d is not None for d in meld.declared)
+        if (
+            meld.jokers
+            and declared < meld.jokers
+            and runs
+            and len(runs) == len(found)
+            and not any(r.laid_out() == meld.tiles for r in runs)
+        ):
+            meld = Meld(runs[0].laid_out())  # where each joker lies says what it stands for
+        out.append(meld)
+    return tuple(out)
+
+
 def _opponent_played(
     state: GameState, event: OpponentPlayed, written_order: bool = True
 ) -> GameState:
@@ -597,6 +620,7 @@ __all__ = [
     "Scored",
     "Undo",
     "apply",
+    "as_they_lie",
     "at_turn_of",
     "check_deal",
     "check_typed",

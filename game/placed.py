@@ -28,9 +28,16 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rummikub.game.companion import GameState, apply, at_turn_of, check_typed, skipped
+from rummikub.game.companion import (
+    GameState,
+    apply,
+    as_they_lie,
+    at_turn_of,
+    check_typed,
+    skipped,
+)
 from rummikub.game.events import CompanionError, OpponentPlayed, seat_text
 from rummikub.game.table_edits import edit_text, meld_key, meld_text
 from rummikub.models.errors import RummikubError
@@ -45,6 +52,7 @@ from rummikub.solver import Level, Limit, Move, Status, solve, solve_top
 
 DEFAULT_SECONDS = 10.0
 ALTERNATIVES = 4  # equally good tables looked at for a joker's other meanings
+ALTERNATIVES_SECONDS = 1.0  # at most this long (wall clock) looking for them
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -116,7 +124,7 @@ def lay_out(
     move = solve(position, limit=limit)
     if len(move.placed) < len(placed):
         raise _cannot_lay(position, seat, move)
-    table = in_old_places(turn.table, move.melds)
+    table = in_old_places(turn.table, as_they_lie(move.melds, turn.rules))
     event = OpponentPlayed(seat, table, placed)
     try:
         check_typed(state, event)
@@ -124,8 +132,9 @@ def lay_out(
     except RummikubError as error:  # the solver's table passed the validator already
         raise RuntimeError(f"the inferred table does not record (a bug): {error}") from None
     others: tuple[tuple[Meld, ...], ...] = ()
-    if turn.rules.joker_rule is not JokerRule.FREE and any(m.jokers for m in table):
-        others = _other_meanings(position, move, table, limit.remaining(deadline))
+    if turn.rules.joker_rule is not JokerRule.FREE and _jokers_moved(turn.table, table, placed):
+        search = min(limit.remaining(deadline).seconds, ALTERNATIVES_SECONDS)
+        others = _other_meanings(position, move, table, replace(limit, seconds=search))
     return PlacedLayout(
         table=table,
         event=event,
@@ -204,6 +213,16 @@ def in_old_places(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[Meld, ...]:
         if slot is None and rest:
             slots[i] = rest.pop(0)
     return tuple(m for m in slots if m is not None) + tuple(rest)
+
+
+def _jokers_moved(old: Sequence[Meld], new: Sequence[Meld], placed: Sequence[Tile]) -> bool:
+    """Whether a joker was placed, or a meld holding a joker is not an old meld as it was:
+    only then may an equally good layout give a joker another meaning."""
+    if any(t.is_joker for t in placed):
+        return True
+    before = Counter(tuple(m.tokens()) for m in old if m.jokers)
+    after = Counter(tuple(m.tokens()) for m in new if m.jokers)
+    return bool(after - before)
 
 
 def _signature(table: Sequence[Meld], position: Position) -> list[object]:

@@ -202,3 +202,12 @@ def _told(history: History, e: dict[str, Any]) -> Any:
         layout: PlacedLayout = lay_out(history.state, seat, tiles(" ".join(e["placed"])))
         return layout.event
     return OpponentDrew(seat)
+
+
+def test_a_solvers_run_is_laid_as_it_lies_under_the_strict_rule() -> None:
+    """A solver lists a run's tiles in any order; the companion keeps where a joker lies."""
+    from rummikub.game.companion import as_they_lie
+
+    unordered = (Meld.parse("k3 k4 j k6 k2"), Meld.parse("r5 b5 j"))
+    assert as_they_lie(unordered, STRICT) == (Meld.parse("k2 k3 k4 j k6"), unordered[1])
+    assert as_they_lie(unordered, STANDARD) == unordered  # free jokers: nothing to keep
