@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from rummikub.models.generate import full_set
+from rummikub.models.jokers import JokerRule
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
 from rummikub.solver.catalogue import catalogue
@@ -197,9 +198,34 @@ def analyze(position: Position, *, limit: Limit | None = None, backend: str = "c
         count = what_if.placed_with(tile)
         outs.append(Out(tile, unseen[tile], count, count == rack_size + 1))
     placed = Counter(best["tiles"].placed)
-    unplayable = [
-        Unplayable(tile, _why_unplayable(position, tile))
+    dead = [
+        tile
         for tile in sorted_tiles(position.rack_counts())
         if not placed[tile] and not what_if.can_place(tile)
     ]
+    unplayable = _reasons(position, dead, limit, backend, deadline)
     return Analysis(position, best, tuple(outs), tuple(unplayable), time.perf_counter() - started)
+
+
+def _reasons(
+    position: Position, dead: list[Tile], limit: Limit, backend: str, deadline: float
+) -> list[Unplayable]:
+    """Why each unplayable tile is: under the strict and locked rules, a tile that the free
+    rule would let go down is held only by the table jokers staying with their sets."""
+    rules = position.rules
+    guarded = rules.joker_rule is not JokerRule.FREE and any(m.jokers for m in position.table)
+    freely = None
+    if guarded and dead:
+        free = replace(position, rules=replace(rules, joker_rule=JokerRule.FREE))
+        freely = _WhatIf(free, Counter(), limit, backend, deadline)
+    found = []
+    for tile in dead:
+        if freely is not None and freely.can_place(tile):
+            why = (
+                f"only a table joker could make room for it, and under the {rules.joker_rule} "
+                "joker rule a table joker that is not replaced stays with its set"
+            )
+        else:
+            why = _why_unplayable(position, tile)
+        found.append(Unplayable(tile, why))
+    return found

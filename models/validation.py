@@ -166,13 +166,13 @@ def _opening_problems(position: Position, new_table: Sequence[Meld]) -> list[str
     """An opening turn: the table untouched, new melds worth the threshold."""
     rules = position.rules
     problems = []
-    old = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in position.table)
-    new = Counter(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in new_table)
-    if old - new:
+    old = Counter(_laid_key(m, rules) for m in position.table)
+    new = Counter(_laid_key(m, rules) for m in new_table)
+    if old - new:  # a meld gone, or its jokers laid to stand for other tiles
         problems.append("the initial meld may not touch the table")
     value = sum(
         max((r.value for r in Meld(tiles).readings(rules)), default=0) * k
-        for tiles, k in (new - old).items()
+        for (tiles, _), k in (new - old).items()
     )
     if value < rules.initial_threshold:
         problems.append(
@@ -181,15 +181,17 @@ def _opening_problems(position: Position, new_table: Sequence[Meld]) -> list[str
     return problems
 
 
+def _laid_key(meld: Meld, rules: RuleSet) -> tuple[Tiles, tuple[Tiles, ...]]:
+    """A meld as a multiset of tiles with what its jokers stand for as laid: two melds with
+    the same key are the same meld on the table."""
+    tiles = tuple(sorted(meld.tiles, key=Tile.sort_key))
+    return tiles, tuple(joker_meanings(meld, rules, as_laid=True)) if meld.jokers else ()
+
+
 def _rearranged(old: Sequence[Meld], new: Sequence[Meld], rules: RuleSet) -> bool:
     """Whether the new table is another arrangement than the old one (melds compared as
     multisets of tiles, their jokers by what they stand for as laid)."""
-
-    def key(meld: Meld) -> tuple[Tiles, tuple[Tiles, ...]]:
-        tiles = tuple(sorted(meld.tiles, key=Tile.sort_key))
-        return tiles, tuple(joker_meanings(meld, rules, as_laid=True)) if meld.jokers else ()
-
-    return Counter(map(key, old)) != Counter(map(key, new))
+    return Counter(_laid_key(m, rules) for m in old) != Counter(_laid_key(m, rules) for m in new)
 
 
 def opening_value(tiles: Sequence[Tile], rules: RuleSet, enough: int | None = None) -> int:

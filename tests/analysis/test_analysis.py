@@ -92,3 +92,21 @@ def test_analyze_cli_human() -> None:
     result = CliRunner().invoke(main, ["analyze", "examples/midgame.txt", "--no-color"])
     assert result.exit_code == 0
     assert "Outs" in result.stdout and "Chance to go out" in result.stdout
+
+
+def test_a_tile_held_by_the_joker_rule_says_so() -> None:
+    """Under strict rules k3 could go down only beside the joker of j r2 r3 r4 r5, which
+    stays with its set: the reason names the rule (it said other table tiles would be
+    left without a set; found by review)."""
+    from dataclasses import replace
+
+    from rummikub.analysis import analyze
+    from rummikub.models import JokerRule, Position, RuleSet
+
+    rules = RuleSet(colours=3, numbers=6, copies=1, joker_rule=JokerRule.STRICT)
+    position = Position.parse("table: j r2 r3 r4 r5\nrack: k5 r6 b1 b5 k3", rules)
+    reasons = {str(u.tile): u.reason for u in analyze(position).unplayable}
+    assert "stays with its set" in reasons["k3"] and "strict" in reasons["k3"]
+    assert "stays with its set" not in reasons["b1"]
+    free = replace(position, rules=replace(rules, joker_rule=JokerRule.FREE))
+    assert "k3" not in {str(u.tile) for u in analyze(free).unplayable}

@@ -269,3 +269,18 @@ def test_the_validator_reads_the_position_rules() -> None:
     position = pos("", "r1 r2", rules)
     assert problems(position, "r1 r2", "r1 r2") == []
     assert problems(pos("", "r1 r2"), "r1 r2", "r1 r2") != []
+
+
+def test_an_opening_turn_may_not_re_lay_a_table_joker() -> None:
+    """Before the initial meld the table may not be touched: not even a joker moved within
+    its meld (r3 r4 j, the joker r5, laid as j r3 r4: r2). Found by review."""
+    from rummikub.models import Meld, Position, parse_tiles
+    from rummikub.models.validation import move_problems
+
+    position = Position.parse("table: r3 r4 j\nrack: k10 b10 o10\ninitial: yes")
+    opening = [Meld.parse("k10 b10 o10")]
+    moved = move_problems(position, [Meld.parse("j r3 r4"), *opening], parse_tiles("k10 b10 o10"))
+    assert moved == ["the initial meld may not touch the table"]
+    assert (
+        move_problems(position, [Meld.parse("r3 r4 j"), *opening], parse_tiles("k10 b10 o10")) == []
+    )
