@@ -594,8 +594,8 @@ def test_cli_solve_check_analyze_take_rules(tmp_path: Path) -> None:
     [
         (["--rules", "nope"], "neither a preset"),
         (["--colours", "9"], "colours must be 2..8"),
-        (["--min-len", "1"], "min_len must be at least 2"),
-        (["--joker-penalty", "-3"], "joker_penalty must be at least 0"),
+        (["--min-len", "1"], "--min-len must be at least 2"),  # the flag typed, not the field
+        (["--joker-penalty", "-3"], "--joker-penalty must be at least 0"),
         (["--jokers", "0"], "no jokers"),
     ],
 )
