@@ -312,7 +312,9 @@ def advise(
         raise AdviceError(f"rollouts must be at least 1, got {rollouts}")
     started = time.perf_counter()
     view = situation.view(seed)
-    options = candidates(view, Solver(work_limit), keep_jokers=True, partial=True)
+    # The candidates are shown to a person, who lays them at a table: the full answer (the
+    # fewest table tiles moved). The rollouts' players solve on the decisive levels only.
+    options = candidates(view, Solver(work_limit, decisive=False), keep_jokers=True, partial=True)
     assessments = [Assessment(c) for c in options]
     if any(a.certain for a in assessments):
         advice = Advice(situation, assessments, model, seed)

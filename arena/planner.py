@@ -32,6 +32,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from rummikub.arena.heuristic import meld_value
 from rummikub.game.protocol import DRAW, PlayerView, Reply
@@ -39,6 +40,9 @@ from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
+
+if TYPE_CHECKING:
+    from rummikub.solver import Move
 
 DEFAULT_WORK_LIMIT = 5.0  # deterministic seconds per solve, as for the other solver players
 
@@ -69,34 +73,45 @@ class PlannerParams:
 
 
 class Solver:
-    """Single-threaded solves under a deterministic work limit; counts them."""
+    """Single-threaded solves under a deterministic work limit; counts them.
 
-    def __init__(self, work_limit: float = DEFAULT_WORK_LIMIT) -> None:
+    ``decisive`` (the default, for players): the solver optimises only what decides the
+    game, the tiles placed and their value (``solve(..., decisive_only=True)``); off for
+    moves shown to a person, which also disturb the table as little as they can.
+    """
+
+    def __init__(self, work_limit: float = DEFAULT_WORK_LIMIT, *, decisive: bool = True) -> None:
         from rummikub.solver import Limit
 
         self.limit = Limit(seconds=math.inf, workers=1, deterministic=work_limit)
+        self.decisive = decisive
         self.solves = 0
 
     def play(self, view: PlayerView, keep_jokers: bool = False) -> Reply:
         """The most tiles this turn can place (rack alone before opening); a draw if none."""
-        from rummikub.solver import solve
-
         self.solves += 1
         if not view.opened:
-            position = Position((), view.rack, True, view.rules)
-            move = solve(position, objective="tiles", keep_jokers=keep_jokers, limit=self.limit)
+            move = self._solve(Position((), view.rack, True, view.rules), keep_jokers)
             return DRAW if move.is_draw else Reply(view.table + tuple(move.melds), move.placed)
-        move = solve(view.position(), objective="tiles", keep_jokers=keep_jokers, limit=self.limit)
+        move = self._solve(view.position(), keep_jokers)
         return DRAW if move.is_draw else Reply(tuple(move.melds), move.placed)
+
+    def _solve(self, position: Position, keep_jokers: bool = False) -> Move:
+        """The most tiles placed (then value)."""
+        from rummikub.solver import solve
+
+        return solve(
+            position,
+            objective="tiles",
+            keep_jokers=keep_jokers,
+            limit=self.limit,
+            decisive_only=self.decisive,
+        )
 
     def rack_sets(self, view: PlayerView) -> tuple[Meld, ...]:
         """The most tiles the rack can lay in sets of its own (no threshold, no table)."""
-        from rummikub.solver import solve
-
         self.solves += 1
-        move = solve(
-            Position((), view.rack, False, view.rules), objective="tiles", limit=self.limit
-        )
+        move = self._solve(Position((), view.rack, False, view.rules))
         return () if move.is_draw else tuple(move.melds)
 
 

@@ -64,7 +64,11 @@ class SolverPlayer:
 
         self.solves += 1
         return solve(
-            position, objective=self.objective, keep_jokers=self.keep_jokers, limit=self.limit
+            position,
+            objective=self.objective,
+            keep_jokers=self.keep_jokers,
+            limit=self.limit,
+            decisive_only=True,  # a player needs what it places, not the tidiest table
         )
 
     def best(self, view: PlayerView) -> Reply:

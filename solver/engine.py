@@ -18,9 +18,9 @@ from rummikub.solver.backends import BACKENDS, Backend, load_backend
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation, TilePool, formulate_turn
 from rummikub.solver.limits import Limit, RawSolution, Status
-from rummikub.solver.move import Move, NewMeld, table_joker_melds
-from rummikub.solver.objectives import Objective
-from rummikub.solver.opening import as_played, continues_onto_table
+from rummikub.solver.move import Move, NewMeld, Origin, table_joker_melds
+from rummikub.solver.objectives import Objective, levels
+from rummikub.solver.opening import as_played, cannot_open, continues_onto_table
 
 __all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
 
@@ -48,10 +48,16 @@ def _move(
     keep_jokers: bool,
     started: float,
     extracted: Extracted | None = None,
+    decisive: bool = False,
 ) -> Move:
-    """The move of a solution (``extracted``: its table, when already read back)."""
+    """The move of a solution (``extracted``: its table, when already read back;
+    ``decisive``: a move on the decisive levels only, see :func:`solve`)."""
     if raw.status is Status.INFEASIBLE:  # the untouched table is always a solution
         raise RuntimeError("the backend found no legal move at all: a bug in the model")
+    if (decisive or not model.kept) and not _places(model, raw):
+        # A draw is the table as it was (a model without kept-meld columns, of the decisive
+        # levels only or of an empty or untouchable table, has no untouched solution).
+        return _draw(position, raw.status, goal, keep_jokers, started, decisive)
     if raw.status is Status.UNKNOWN:
         values, status = model.untouched(), Status.FEASIBLE
     else:
@@ -62,16 +68,20 @@ def _move(
     if extracted is None:
         extracted = Extracted(*extract(as_played(position), model, values))
     table, placed, checked = extracted
-    # Every answer passes the independent validator before anyone sees it: a model or
-    # extraction bug stops here as an internal error, never as an illegal move on screen.
     melds = [nm.meld for nm in table]
-    problems = [] if checked else move_problems(position, melds, placed)
-    if problems:
-        raise RuntimeError("the solver's move breaks the rules (a bug): " + "; ".join(problems))
-    # What reports call moved: the tiles picked up, with the solver's kept melds preferred
-    # among equally good pairings (as the explanation pairs them).
-    prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
-    moved = tuple(moved_tiles(position, melds, placed, prefer, table_joker_melds(table)))
+    moved: tuple[Tile, ...] = ()
+    if not decisive:
+        # Every answer for a person passes the independent validator before anyone sees
+        # it: a model or extraction bug stops here as an internal error, never as an
+        # illegal move on screen. (A decisive-only move is checked by its caller: the
+        # arena's turn check, which trusts no player, checks every move it plays.)
+        problems = [] if checked else move_problems(position, melds, placed)
+        if problems:
+            raise RuntimeError("the solver's move breaks the rules (a bug): " + "; ".join(problems))
+        # What reports call moved: the tiles picked up, with the solver's kept melds
+        # preferred among equally good pairings (as the explanation pairs them).
+        prefer = {nm.source: j for j, nm in enumerate(table) if nm.source is not None}
+        moved = tuple(moved_tiles(position, melds, placed, prefer, table_joker_melds(table)))
     return Move(
         position=position,
         table=table,
@@ -82,6 +92,38 @@ def _move(
         keep_jokers=keep_jokers,
         seconds=time.perf_counter() - started,
         scores=model.scores(values),
+        decisive_only=decisive,
+    )
+
+
+def _places(model: Formulation, raw: RawSolution) -> bool:
+    """Whether a solution places any rack tile."""
+    return raw.status is not Status.UNKNOWN and any(raw.values[y] for y in model.placed)
+
+
+def _draw(
+    position: Position,
+    status: Status,
+    goal: Objective,
+    keep_jokers: bool,
+    started: float,
+    decisive: bool,
+) -> Move:
+    """The move that places nothing: the table as it was, every level 0."""
+    table = tuple(
+        NewMeld(meld, Origin.KEPT, m, (False,) * len(meld)) for m, meld in enumerate(position.table)
+    )
+    return Move(
+        position=position,
+        table=table,
+        placed=(),
+        moved=(),
+        status=Status.FEASIBLE if status is Status.UNKNOWN else status,
+        objective=goal,
+        keep_jokers=keep_jokers,
+        seconds=time.perf_counter() - started,
+        scores={level: 0 for level in levels(goal, keep_jokers, decisive)},
+        decisive_only=decisive,
     )
 
 
@@ -92,6 +134,7 @@ def solve(
     keep_jokers: bool = False,
     limit: Limit | None = None,
     backend: str = "cpsat",
+    decisive_only: bool = False,
 ) -> Move:
     """The best move for ``position``: the whole new table and the rack tiles that go down.
 
@@ -101,13 +144,23 @@ def solve(
     :data:`~rummikub.solver.limits.DEFAULT_TIME_LIMIT` seconds). ``backend`` is ``cpsat`` (OR-Tools,
     the default), ``cbc`` or ``highs`` (through PuLP); all solve the same formulation.
     Every rule, how table jokers may be used included, is the position's (``position.rules``).
+
+    ``decisive_only`` (for players, searches and learning environments, which solve many
+    positions and read only what is placed): only the levels that decide the game are
+    optimised, the rack tiles placed and their value (and the fewest rack jokers, with
+    ``keep_jokers``). The model then leaves out the kept-meld columns that the human-facing
+    levels need (fewest table tiles picked up, most melds untouched), so the move places as
+    many tiles, of the same value, as the full answer, but may lay another table and pick
+    up more of it; its ``scores`` hold the decisive levels only, its ``moved`` is empty,
+    and the validator does not check it here: its caller does (the arena's turn check
+    checks every move it plays, whoever made it).
     """
     run_backend = load_backend(backend)  # the solver library loads here, outside the timing
     started = time.perf_counter()
     goal = _objective(objective)
     limit = limit or Limit()
     position.validate()
-    return _best_move(position, goal, keep_jokers, limit, run_backend, started)
+    return _best_move(position, goal, keep_jokers, limit, run_backend, started, decisive_only)
 
 
 def _best_move(
@@ -117,11 +170,15 @@ def _best_move(
     limit: Limit,
     run_backend: Backend,
     started: float,
+    decisive: bool = False,
 ) -> Move:
-    """The best move of a validated position under its rules."""
+    """The best move of a validated position under its rules (``decisive``: on the levels
+    that decide the game only)."""
+    if cannot_open(position):  # proved without a model
+        return _draw(position, Status.OPTIMAL, goal, keep_jokers, started, decisive)
     deadline = time.perf_counter() + limit.seconds
-    model, raw, extracted = _solve(position, goal, keep_jokers, limit, run_backend)
-    if model.singles and raw.status is Status.OPTIMAL:
+    model, raw, extracted = _solve(position, goal, keep_jokers, limit, run_backend, decisive)
+    if model.singles and raw.status is Status.OPTIMAL and not decisive:
         extracted = extracted or Extracted(*extract(as_played(position), model, raw.values))
         if not _singles_hold(position, model, raw.values, extracted):
             # The count of old melds keeping one tile was an upper bound the table found
@@ -130,7 +187,7 @@ def _best_move(
             model, raw, extracted = _solve(
                 position, goal, keep_jokers, left, run_backend, singles=False
             )
-    return _move(position, model, raw, goal, keep_jokers, started, extracted)
+    return _move(position, model, raw, goal, keep_jokers, started, extracted, decisive)
 
 
 def _solve(
@@ -139,6 +196,7 @@ def _solve(
     keep_jokers: bool,
     limit: Limit,
     run_backend: Backend,
+    decisive: bool = False,
     *,
     singles: bool = True,
 ) -> tuple[Formulation, RawSolution, Extracted | None]:
@@ -150,20 +208,20 @@ def _solve(
     optimum of one is the answer when its table keeps the rules; else the exact model
     decides, in the time left.
     """
-    pool = TilePool.of(as_played(position))
-    hosts = position.rules.joker_rule is JokerRule.STRICT and pool.freeable
-    if not (pool.guarded and hosts):
+    strict = position.rules.joker_rule is JokerRule.STRICT
+    pool = TilePool.of(as_played(position)) if strict else None
+    if pool is None or not (pool.guarded and pool.freeable):
         # Without strict hosts the exact model is about as small as a relaxation would be.
-        model = formulate_turn(position, goal, keep_jokers, singles=singles)
+        model = formulate_turn(position, goal, keep_jokers, singles=singles, decisive=decisive)
         return model, run_backend(model, limit), None
     deadline = time.perf_counter() + limit.seconds
-    for relaxed in _relaxations(position, goal, keep_jokers, singles):
+    for relaxed in _relaxations(position, goal, keep_jokers, singles, decisive):
         loose = run_backend(relaxed, limit.remaining(deadline))
         if loose.status is Status.OPTIMAL:
             extracted = _legal_extraction(position, relaxed, loose.values)
             if extracted is not None:
                 return relaxed, loose, extracted
-    exact = formulate_turn(position, goal, keep_jokers, singles=singles)
+    exact = formulate_turn(position, goal, keep_jokers, singles=singles, decisive=decisive)
     return exact, run_backend(exact, limit.remaining(deadline)), None
 
 
@@ -198,7 +256,7 @@ def _singles_hold(
 
 
 def _relaxations(
-    position: Position, goal: Objective, keep_jokers: bool, singles: bool
+    position: Position, goal: Objective, keep_jokers: bool, singles: bool, decisive: bool
 ) -> Iterator[Formulation]:
     """Models whose moves include every legal move of a position with table jokers under
     the strict or locked rule, smallest first: where the strict model would spell out the
@@ -210,8 +268,12 @@ def _relaxations(
         most = max(rules.jokers, rules.max_jokers_per_set)
         looser = replace(position, rules=replace(rules, max_jokers_per_set=most))
         if TilePool.of(as_played(looser)).wildcard:
-            yield formulate_turn(looser, goal, keep_jokers, singles=singles, anywhere=True)
-    yield formulate_turn(position, goal, keep_jokers, singles=singles, anywhere=True)
+            yield formulate_turn(
+                looser, goal, keep_jokers, singles=singles, anywhere=True, decisive=decisive
+            )
+    yield formulate_turn(
+        position, goal, keep_jokers, singles=singles, anywhere=True, decisive=decisive
+    )
 
 
 def _explicit_hosts(position: Position) -> bool:

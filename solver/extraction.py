@@ -173,7 +173,7 @@ def _as_written(table: tuple[NewMeld, ...], old: tuple[Meld, ...]) -> tuple[NewM
     written: its jokers read as its layout lets them (the model may have read an ambiguous
     joker otherwise, or laid a group's joker elsewhere; nothing depends on it), so an
     untouched meld needs no step. The from-rack marks go with their tiles."""
-    left: dict[tuple[Tile, ...], list[int]] = {}  # tiles -> old melds of them, not yet used
+    left: dict[tuple[tuple[int, int], ...], list[int]] = {}  # tiles -> old melds, not yet used
     for i, meld in enumerate(old):
         left.setdefault(_tiles_key(meld), []).append(i)
     out = []
@@ -190,9 +190,10 @@ def _as_written(table: tuple[NewMeld, ...], old: tuple[Meld, ...]) -> tuple[NewM
     return tuple(out)
 
 
-def _tiles_key(meld: Meld) -> tuple[Tile, ...]:
-    """The meld's tiles as a multiset, hashable (jokers are equal to each other)."""
-    return tuple(sorted(meld.tiles, key=Tile.sort_key))
+def _tiles_key(meld: Meld) -> tuple[tuple[int, int], ...]:
+    """The meld's tiles as a multiset, hashable (jokers are equal to each other); by their
+    sort keys, which hash and compare without calling back into Python."""
+    return tuple(sorted([t.sort_key() for t in meld.tiles]))
 
 
 @dataclass
@@ -249,18 +250,19 @@ def _run_span(tiles: tuple[Tile, ...]) -> tuple[int, int]:
 def _merge_runs(drafts: list[_Draft], max_jokers: int, longest: int) -> list[_Draft]:
     """Join runs of one colour that continue each other (r1-3 + r4-6 prints as r1-6), up to
     ``longest`` tiles (under wrap-around, r1-3 + r4 r5 r1 must not become r1-5 r1)."""
-    runs = [d for d in drafts if d.kind is MeldKind.RUN and any(not t.is_joker for t in d.tiles)]
-    others = [d for d in drafts if d not in runs]
+    kinds = [d.kind is MeldKind.RUN and any(not t.is_joker for t in d.tiles) for d in drafts]
+    runs = [d for d, run in zip(drafts, kinds, strict=True) if run]
+    others = [d for d, run in zip(drafts, kinds, strict=True) if not run]
     runs.sort(key=lambda d: (_colour(d), _run_span(d.tiles)))
     merged: list[_Draft] = []
     for run in runs:
+        colour, (start, _) = _colour(run), _run_span(run.tiles)
         for prev in merged:
-            jokers = sum(t.is_joker for t in prev.tiles + run.tiles)
             if (
-                _colour(prev) == _colour(run)
-                and _run_span(prev.tiles)[1] + 1 == _run_span(run.tiles)[0]
-                and jokers <= max_jokers
+                _colour(prev) == colour
+                and _run_span(prev.tiles)[1] + 1 == start
                 and len(prev.tiles) + len(run.tiles) <= longest
+                and sum(t.is_joker for t in prev.tiles + run.tiles) <= max_jokers
             ):
                 offset = len(prev.tiles)
                 prev.meanings.update({offset + i: t for i, t in run.meanings.items()})
@@ -453,7 +455,7 @@ class _Reader:
         # Melds of rack tiles alone are "new"; extensions prefer rack tiles; the rest rebuilt.
         for i, draft in enumerate(built):
             need = Counter(draft.tiles)
-            if not need - rack_pool:
+            if all(rack_pool[t] >= k for t, k in need.items()):
                 rack_pool -= need
                 result[i] = NewMeld(draft.meld(), Origin.NEW, None, (True,) * len(draft.tiles))
         kept_melds = [self._survivor(m, rack_pool, table_pool) for m in sorted(self.survived)]

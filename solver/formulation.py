@@ -47,6 +47,8 @@ from rummikub.solver.program import (
     Goal,
     Terms,
     Variable,
+    numbered,
+    tile_names,
 )
 from rummikub.solver.sets import mask, sets_in_play
 from rummikub.solver.stand_ins import StandIns, wildcard_copies, wildcard_sets
@@ -149,30 +151,42 @@ def core_model(
     objective: Objective = Objective.TILES,
     keep_jokers: bool = False,
     extensions: Sequence[Extension] = (),
+    decisive: bool = False,
 ) -> Formulation:
     """The paper's model for ``sets`` (each with its most copies) and the extensions'
-    variables, constraints and levels (see the module docstring)."""
-    model = Formulation(pool.rules)
+    variables, constraints and levels (see the module docstring); ``decisive``: only the
+    levels that decide the game are goals."""
+    rules = pool.rules
+    model = Formulation(rules)
     cover = Cover(list(pool.available))
-    for s, copies in sets:  # x_j in {0..copies}
-        x = model.add_variable(f"x{len(model.sets)}", 0, copies)
-        model.sets[x] = s
-        cover.add_column(x, s.counts)
+    # Inline rather than add_variable / add_column: a model has hundreds of set columns.
+    variables, rows, columns = model.variables, cover.rows, model.sets
+    sets = list(sets)
+    names = numbered("x", len(sets))
+    for j, (s, copies) in enumerate(sets):  # x_j in {0..copies}
+        x = len(variables)
+        variables.append(Variable(names[j], 0, copies))
+        columns[x] = s
+        for t, a in s.counts:
+            rows[t].append((x, a))
     for extension in extensions:
         extension.add_columns(model, cover)
+    y_names = tile_names(rules, "y[{}]")
     for t, count in sorted(pool.rack.items()):  # 0 <= y_i <= r_i
-        y = model.add_variable(f"y[{pool.rules.tile_types[t]}]", 0, count)
+        y = len(variables)
+        variables.append(Variable(y_names[t], 0, count))
         model.placed[y] = t
-        cover.add(t, y, -1)
-    for t, terms in sorted(cover.rows.items()):  # sum_j s_ij x_j (+ extensions) - y_i = t_i
-        name = f"cover[{pool.rules.tile_types[t]}]"
-        model.add_constraint(name, tuple(terms), pool.table[t], pool.table[t])
+        rows[t].append((y, -1))
+    table, row_names = pool.table, tile_names(rules, "cover[{}]")
+    for t, terms in sorted(rows.items()):  # sum_j s_ij x_j (+ extensions) - y_i = t_i
+        model.constraints.append(Constraint(row_names[t], tuple(terms), table[t], table[t]))
     for extension in extensions:
         extension.add_constraints(model)
     per_level = _placing_levels(model)
     for extension in extensions:
         per_level.update(extension.levels())
-    model.goals = [Goal(lv, per_level.get(lv, ())) for lv in levels(objective, keep_jokers)]
+    order = levels(objective, keep_jokers, decisive)
+    model.goals = [Goal(lv, per_level.get(lv, ())) for lv in order]
     return model
 
 
@@ -197,8 +211,14 @@ def formulate(
     distinct: bool = False,
     singles: bool = True,
     anywhere: bool = False,
+    decisive: bool = False,
 ) -> Formulation:
     """The integer program for the best move in a (validated) position, under its rules.
+
+    ``decisive``: only the levels that decide the game (tiles placed, their value; see
+    :mod:`~rummikub.solver.objectives`) are goals, and the kept-meld columns that only the
+    human-facing levels need are left out. Under the strict/locked rules with table jokers
+    they stay (a staying joker may lie in its meld's survival: they carry legality there).
 
     ``anywhere``: under the strict/locked rules a staying table joker may lie in any meld
     as its tile (not only with its set): a relaxation, solved first because it is smaller
@@ -249,11 +269,11 @@ def formulate(
         found = wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
         if hosts_needed:
             found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two_freed)
-        sets = [(s, wildcard_copies(s, missing, pool.available, jokers)) for s, missing in found]
+        sets = wildcard_copies(found, pool.available, jokers)
     else:
         extra = long_hosts(rules, pool.rack, pool.available, two_freed) if hosts_needed else ()
         sets = list(sets_in_play(rules, pool.available, extra))
-    if not position.initial:
+    if not position.initial and not (decisive and not pool.guarded):
         kept = KeptMelds(
             position, pool.in_play, jokers, stand_ins, table_jokers, singles and not distinct
         )
@@ -262,7 +282,7 @@ def formulate(
         extensions.append(stand_ins)  # after the kept melds: their open places
     if position.initial:
         extensions.append(OpeningMeld(sum(pool.rack.values())))
-    model = core_model(pool, sets, objective, keep_jokers, extensions)
+    model = core_model(pool, sets, objective, keep_jokers, extensions, decisive)
     model.joker_sets = jokers > 0 and not wildcard
     model.stand_ins, model.table_jokers = stand_ins, table_jokers
     return model
@@ -276,12 +296,19 @@ def formulate_turn(
     distinct: bool = False,
     singles: bool = True,
     anywhere: bool = False,
+    decisive: bool = False,
 ) -> Formulation:
     """:func:`~rummikub.solver.formulation.formulate` for any turn, the opening turn that
     continues onto the table included (same arguments)."""
     played = as_played(position)
     model = formulate(
-        played, objective, keep_jokers, distinct=distinct, singles=singles, anywhere=anywhere
+        played,
+        objective,
+        keep_jokers,
+        distinct=distinct,
+        singles=singles,
+        anywhere=anywhere,
+        decisive=decisive,
     )
     if continues_onto_table(position):
         add_opening_witness(model, position)

@@ -88,13 +88,17 @@ class Move:
     position: Position
     table: tuple[NewMeld, ...]
     placed: tuple[Tile, ...]
-    moved: tuple[Tile, ...]  # table tiles picked up (rummikub.models.moves.picked_up)
+    # Table tiles picked up (rummikub.models.moves.picked_up); empty in a decisive-only move.
+    moved: tuple[Tile, ...]
     status: Status
     objective: Objective
     keep_jokers: bool
     seconds: float
     # Each objective level's value, in lexicographic order (read-only).
     scores: Mapping[Level, int] = field(default_factory=lambda: MappingProxyType({}))
+    # Optimised on the levels that decide the game only (``solve(..., decisive_only=True)``):
+    # which table it lays, and the tiles it picks up, are any; not checked by the solver.
+    decisive_only: bool = False
 
     def __post_init__(self) -> None:
         # Immutable all through: a caller's dict of scores cannot change the move later.
@@ -137,6 +141,6 @@ class Move:
         The model's count of kept table tiles is exact when no old meld holds a joker; with
         table jokers it is an upper bound (a meld whose jokers are moved counts as picked up
         whole), so the move found may pick up more than the fewest possible."""
-        if not self.is_optimal:
+        if not self.is_optimal or self.decisive_only:
             return False
         return not self.moved or not any(meld.jokers for meld in self.position.table)

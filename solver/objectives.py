@@ -15,6 +15,10 @@ that differs. Every level is maximised.
 * Last, among moves equal on all of the above: most table melds left exactly as they were
   (an untouched meld disturbs less than an extended one). This level never changes the
   scores above; it makes the answer more natural and more often unique.
+* Decisive levels only (``solve(..., decisive_only=True)``, for players and searches):
+  the levels that decide the game, (1) and (2) above (and "fewest rack jokers played" with
+  ``keep_jokers``). The move found places the same number of tiles and the same value as
+  the full answer; which table it lays, and how many table tiles it picks up, is any.
 * ``keep_jokers`` modifies either: level (1) counts only non-joker tiles (for ``tiles``), and
   right after the first level comes "fewest rack jokers played", so a joker goes down only
   when it lets more real tiles (or more value) go down.
@@ -43,8 +47,14 @@ class Level(StrEnum):
     UNTOUCHED = "untouched"  # table melds left exactly as they were
 
 
-def levels(objective: Objective, keep_jokers: bool) -> tuple[Level, ...]:
-    """The lexicographic order of criteria for an objective."""
+# The levels that only matter to a person reading the move (how much of the table it
+# disturbs), not to the game: what a player placed, and its value, decide every round.
+HUMAN_FACING = frozenset({Level.KEPT, Level.UNTOUCHED})
+
+
+def levels(objective: Objective, keep_jokers: bool, decisive: bool = False) -> tuple[Level, ...]:
+    """The lexicographic order of criteria for an objective (``decisive``: without the
+    human-facing levels, :data:`HUMAN_FACING`)."""
     count = Level.PLACED_REAL if keep_jokers else Level.PLACED_COUNT
     first, second = (
         (count, Level.PLACED_VALUE) if objective is Objective.TILES else (Level.PLACED_VALUE, count)
@@ -52,5 +62,7 @@ def levels(objective: Objective, keep_jokers: bool) -> tuple[Level, ...]:
     order = [first]
     if keep_jokers:
         order.append(Level.FEWEST_JOKERS)
-    order += [second, Level.KEPT, Level.UNTOUCHED]
+    order.append(second)
+    if not decisive:
+        order += [Level.KEPT, Level.UNTOUCHED]
     return tuple(order)

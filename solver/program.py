@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from rummikub.models.rules import RuleSet
@@ -23,6 +24,24 @@ if TYPE_CHECKING:
     from rummikub.solver.table_jokers import TableJokerRules
 
 Terms = tuple[tuple[int, int], ...]  # (variable index, coefficient)
+
+
+# Names are for reading a model, never for solving it; a solve names hundreds of variables
+# and rows, so the names are made once (formatting a tile costs more than a small column).
+@cache
+def tile_names(rules: RuleSet, pattern: str) -> tuple[str, ...]:
+    """``pattern`` (``"y[{}]"``) with each tile type of the rules, by tile type index."""
+    return tuple(pattern.format(tile) for tile in rules.tile_types)
+
+
+_NUMBERED: dict[str, list[str]] = {}
+
+
+def numbered(prefix: str, count: int) -> list[str]:
+    """``prefix0``, ``prefix1``, ... at least ``count`` of them (made once, then shared)."""
+    names = _NUMBERED.setdefault(prefix, [])
+    names.extend(f"{prefix}{i}" for i in range(len(names), count))
+    return names
 
 
 # Variables and constraints are named tuples: a model builds hundreds of each per solve,

@@ -37,7 +37,11 @@ def sets_in_play(
     """Each catalogue set (then each of ``extra``) made only of tiles in play, with the most
     copies the tiles allow: ``min_i floor(available_i / s_ij)``."""
     in_play = mask(t for t, k in available.items() if k > 0)
-    candidates = (*masked(rules), *((s, mask(t for t, _ in s.counts)) for s in extra))
+    # Without a joker in play no joker set can be laid: the joker-free catalogue is the same
+    # sets in the same order (tests/solver/test_catalogue.py), a sixth of the length.
+    plain = rules.jokers and not available[rules.joker_index]
+    catalogue_in_play = masked(joker_free(rules) if plain else rules)
+    candidates = (*catalogue_in_play, *((s, mask(t for t, _ in s.counts)) for s in extra))
     for s, needs in candidates:
         if needs & ~in_play:  # a tile of the set is not in play (cheap test first)
             continue

@@ -23,7 +23,7 @@ from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile
 from rummikub.solver.catalogue import CatalogueSet
 from rummikub.solver.extensions import Survival
-from rummikub.solver.program import Cover, Extension, Formulation
+from rummikub.solver.program import Cover, Extension, Formulation, tile_names
 from rummikub.solver.sets import joker_free, masked
 
 
@@ -54,10 +54,14 @@ class StandIns(Extension):
         slots_of: dict[int, list[tuple[int, int]]] = {}
         for z, (_, t) in self.open_slots.items():
             slots_of.setdefault(t, []).append((z, 1))
-        columns = (model.sets.keys() | model.kept.keys()) if self.light else model.sets.keys()
+        # The rows these columns add terms to (every column's tiles are in the cover).
+        touched = {t for s in model.sets.values() for t, _ in s.counts}
+        if self.light:
+            touched.update(t for _, survival in model.kept.values() for t, _ in survival.counts)
+        names = tile_names(model.rules, "v[{}]")
         for t in sorted(cover.rows):
-            if t != joker and any(var in columns for var, _ in cover.rows[t]):
-                stand_in = model.add_variable(f"v{t}", 0, self.jokers)
+            if t != joker and t in touched:
+                stand_in = model.add_variable(names[t], 0, self.jokers)
                 self.of_tile[stand_in] = t
                 cover.add(t, stand_in, -1)  # a joker standing for t covers a t
                 cover.add(joker, stand_in, 1)  # ... and uses up a joker
@@ -116,10 +120,19 @@ def wildcard_sets(
     return found
 
 
-def wildcard_copies(s: CatalogueSet, missing: int, available: Counter[int], jokers: int) -> int:
-    """Most copies of a joker-free set: each of its tiles in play at most as often as there
-    are such tiles and jokers, and each missing tile takes a joker."""
-    return min(
-        [available[t] + jokers for t, _ in s.counts if available[t]]
-        + ([jokers // missing] if missing else [])
-    )
+def wildcard_copies(
+    found: list[tuple[CatalogueSet, int]], available: Counter[int], jokers: int
+) -> list[tuple[CatalogueSet, int]]:
+    """Each joker-free set of ``found`` (with its tiles not in play) and its most copies:
+    each of its tiles in play at most as often as there are such tiles and jokers, and each
+    missing tile takes a joker."""
+    count = available.get
+    columns = []
+    for s, missing in found:
+        most = jokers // missing if missing else 1 << 30
+        for t, _ in s.counts:
+            k = count(t, 0)
+            if k and k + jokers < most:
+                most = k + jokers
+        columns.append((s, most))
+    return columns
