@@ -119,9 +119,11 @@ def render_state(name: str, state: GameState) -> str:
     return "\n".join(lines)
 
 
-def say_recorded(event: Event, before: GameState, after: GameState) -> None:
+def say_recorded(
+    event: Event, before: GameState, after: GameState, notes: Sequence[str] = ()
+) -> None:
     """What an event changed: one line for it, the opponents and whose turn it is now (and
-    for a play told by its tiles, the table as the companion laid it out)."""
+    for a play told by its tiles, the table as the companion laid it out, then ``notes``)."""
     from rummikub.game.companion import OpponentPlayed, Played
 
     line = f"Recorded: {event.describe()}"
@@ -138,6 +140,8 @@ def say_recorded(event: Event, before: GameState, after: GameState) -> None:
         click.echo("\n".join(table_lines(after.table, event.placed, changed)))
     else:
         click.echo(line)
+    for note in notes:
+        click.echo(note)
     click.echo(opponents_line(after))
     click.echo(status_line(after))
 

@@ -9,7 +9,7 @@ says which and asks, on a terminal, or needs ``--skip`` in a script.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -89,8 +89,14 @@ def _check_skipped(state: GameState, seat: int, skip: bool) -> None:
     )
 
 
-def record(ctx: click.Context, make: Callable[[GameState], Event], skip: bool) -> StoredGame:
-    """Take in the event ``make`` builds from the game as read, store it, say what changed.
+def record(
+    ctx: click.Context,
+    make: Callable[[GameState], Event],
+    skip: bool,
+    notes: Callable[[], Sequence[str]] = tuple,
+) -> StoredGame:
+    """Take in the event ``make`` builds from the game as read, store it, say what changed
+    (and ``notes``, asked for once the event is stored).
 
     The event is made from the same read of the game that the write checks, so a game
     changed meanwhile by another process is refused rather than written over.
@@ -105,7 +111,7 @@ def record(ctx: click.Context, make: Callable[[GameState], Event], skip: bool) -
     seat = event.seat if isinstance(event, OpponentPlayed | OpponentDrew) else 0
     _check_skipped(before, seat, skip)
     game = game_store(ctx).record(game, event)
-    say_recorded(event, before, game.history.state)
+    say_recorded(event, before, game.history.state, notes())
     return game
 
 
@@ -152,13 +158,17 @@ def placed(
         found.append(lay_out(state, opponent(state, seat), given, limit=Limit(time_limit)))
         return found[-1].event
 
-    record(ctx, laid_out, skip)
-    layout = found[-1]
-    if layout.moved:
-        proof = "" if layout.proved else " (the fewest is not proved: check the layout)"
-        click.echo(f"Picked up and laid again: {' '.join(map(str, layout.moved))}{proof}")
-    if layout.note:
-        click.echo(click.style(f"note: {layout.note}", fg="yellow"))
+    def notes() -> list[str]:
+        layout = found[-1]
+        lines = []
+        if layout.moved:
+            proof = "" if layout.proved else " (the fewest is not proved: check the layout)"
+            lines.append(f"Picked up and laid again: {' '.join(map(str, layout.moved))}{proof}")
+        if layout.note:
+            lines.append(click.style(f"note: {layout.note}", fg="yellow"))
+        return lines
+
+    record(ctx, laid_out, skip, notes)
 
 
 @click.command(
