@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -103,6 +103,12 @@ class Move:
     def __post_init__(self) -> None:
         # Immutable all through: a caller's dict of scores cannot change the move later.
         object.__setattr__(self, "scores", MappingProxyType(dict(self.scores)))
+
+    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:
+        # A read-only mapping does not pickle; process executors send moves between
+        # processes, so a move pickles as its fields with the scores as a plain dict.
+        values = (getattr(self, f.name) for f in fields(self))
+        return (Move, tuple(dict(v) if isinstance(v, MappingProxyType) else v for v in values))
 
     @property
     def melds(self) -> tuple[Meld, ...]:

@@ -6,6 +6,7 @@ import ast
 import importlib
 import inspect
 import json
+import pickle
 import pkgutil
 import subprocess
 import sys
@@ -211,6 +212,15 @@ def test_a_move_is_immutable_and_scores_are_keyed_by_level() -> None:
     assert all(isinstance(level, rummikub.solver.Level) for level in move.scores)
     with pytest.raises(TypeError):
         move.scores[rummikub.solver.Level.KEPT] = 0  # type: ignore[index]
+
+
+def test_a_move_pickles_for_worker_processes() -> None:
+    """Process executors send moves between processes (review --executor process)."""
+    move = rummikub.solve(rummikub.Position.parse("table: r5 j r7\nrack: r6 b1 b2"))
+    again = pickle.loads(pickle.dumps(move))
+    assert again == move and again.scores == move.scores
+    with pytest.raises(TypeError):
+        again.scores[rummikub.solver.Level.KEPT] = 0  # type: ignore[index]
 
 
 def test_options_are_keyword_only() -> None:

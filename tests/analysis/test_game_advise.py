@@ -134,7 +134,7 @@ def test_the_prompt_gives_advice_and_bad_cases_are_one_line(games: Path) -> None
 
 
 def test_no_advice_once_the_round_is_over(tmp_path: Path) -> None:
-    ok(tmp_path, "new", "p", "-n", "2", "--rack", "k1 k2 j", "--first", "1")
+    ok(tmp_path, "new", "p", "-n", "2", "--rack", "k1 k2 j", "--rack-size", "3", "--first", "1")
     ok(tmp_path, "p", "table", "r11 r12 r13")
     code, out, err = run(tmp_path, "p", "advise", *QUICK)
     assert code == 2 and out == ""
