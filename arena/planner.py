@@ -40,6 +40,7 @@ from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile, sorted_tiles
+from rummikub.solver.bounds import cannot_go_out
 
 if TYPE_CHECKING:
     from rummikub.solver import Move
@@ -239,14 +240,19 @@ class Planner:
             return small if params.open_small and small is not None else full
         if view.pool_size == 0 and self._wins_if_blocked(view):
             return hold
-        pressed = (
+        if not self._pressed(view):
+            return hold
+        return by_label.get("keep jokers", full) if params.keep_jokers_late else full
+
+    def _pressed(self, view: PlayerView) -> bool:
+        """Whether the plan plays short of going out (after opening): a small rack, a low
+        pool or an opponent close to going out, as the parameters say."""
+        params = self.params
+        return (
             len(view.rack) < params.hold_at
             or view.pool_size <= params.pool_low
             or min(view.opponents_rack_sizes) <= params.danger
         )
-        if not pressed:
-            return hold
-        return by_label.get("keep jokers", full) if params.keep_jokers_late else full
 
     def _wins_if_blocked(self, view: PlayerView) -> bool:
         """Whether this rack is worth less than any opponent's expected rack."""
@@ -257,6 +263,10 @@ class Planner:
         return all(mine < mean * size for size in view.opponents_rack_sizes)
 
     def __call__(self, view: PlayerView) -> Reply:
+        if view.opened and not self._pressed(view) and cannot_go_out(view.position()):
+            # The plan holds unless the rack goes out, and a rack tile that fits no set
+            # of the tiles in play proves it cannot: no solve (half the turns of a hoard).
+            return DRAW
         # The keep-jokers solve is asked for only when the plan is to play short of going
         # out: most turns cost one solve.
         options = candidates(view, self.solver, keep_jokers=False)

@@ -15,12 +15,13 @@ from rummikub.models.position import Position
 from rummikub.models.tile import Tile
 from rummikub.models.validation import move_problems
 from rummikub.solver.backends import BACKENDS, Backend, load_backend
+from rummikub.solver.bounds import cannot_open
 from rummikub.solver.extraction import extract
 from rummikub.solver.formulation import Formulation, TilePool, formulate_turn
 from rummikub.solver.limits import Limit, RawSolution, Status
 from rummikub.solver.move import Move, NewMeld, Origin, table_joker_melds
 from rummikub.solver.objectives import Objective, levels
-from rummikub.solver.opening import as_played, cannot_open, continues_onto_table
+from rummikub.solver.opening import as_played, continues_onto_table
 
 __all__ = ["BACKENDS", "RankedMoves", "load_backend", "solve", "solve_top"]
 

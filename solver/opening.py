@@ -30,7 +30,6 @@ from dataclasses import replace
 from rummikub.models.position import Position
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.program import Extension, Formulation
-from rummikub.solver.sets import joker_free, mask, masked
 
 
 def continues_onto_table(position: Position) -> bool:
@@ -103,29 +102,3 @@ class OpeningMeld(Extension):
         if model.placed:
             value = tuple((var, s.value) for var, s in model.sets.items())
             _open_or_nothing(model, value, self.rack_size)
-
-
-def cannot_open(position: Position) -> bool:
-    """Whether an opening turn that may not touch the table (the default rules) surely
-    places nothing: no sets of its rack alone are worth the threshold (at least one set).
-
-    A proof without the solver, by an upper bound: each rack tile that lies in some set the
-    rack can make (jokers standing in for what it lacks) counts its value, and each joker
-    the highest value of such a set's tiles. It settles most opening turns of a rack that
-    cannot open (in four-player ``max-tiles`` games, 155 of 195), which then need no model.
-    """
-    if not position.initial or continues_onto_table(position):
-        return False
-    rules = position.rules
-    joker = rules.joker_index
-    rack = Counter(rules.index(t) for t in position.rack)
-    jokers = rack.pop(joker, 0) if rules.jokers else 0
-    own = mask(rack)
-    covered, top = 0, 0
-    for s, needs in masked(joker_free(rules)):
-        if (needs & ~own).bit_count() <= jokers:
-            covered |= needs & own
-            top = max(top, max(rules.tile_types[t].value for t, _ in s.counts))
-    types = rules.tile_types
-    bound = sum(types[t].value * k for t, k in rack.items() if covered >> t & 1) + jokers * top
-    return bound < max(rules.initial_threshold, 1)

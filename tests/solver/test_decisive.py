@@ -28,7 +28,6 @@ from rummikub.models.validation import move_problems
 from rummikub.solver import Level, Move, Status, solve
 from rummikub.solver.catalogue import catalogue
 from rummikub.solver.objectives import levels
-from rummikub.solver.opening import cannot_open
 from rummikub.solver.sets import joker_free
 
 SMALL: dict[str, RuleSet] = {
@@ -128,7 +127,7 @@ def test_small_games_against_the_oracle() -> None:
 
 @pytest.mark.slow
 def test_small_games_against_the_oracle_long() -> None:
-    _small_campaign(2_000, 60_000)
+    _small_campaign(800, 60_000)
 
 
 def _joker_campaign(positions: int, start: int) -> None:
@@ -149,7 +148,7 @@ def test_table_jokers_under_strict_and_locked() -> None:
 
 @pytest.mark.slow
 def test_table_jokers_under_strict_and_locked_long() -> None:
-    _joker_campaign(400, 80_000)
+    _joker_campaign(200, 80_000)
 
 
 def _standard_campaign(positions: int, start: int) -> None:
@@ -175,7 +174,7 @@ def test_standard_game_against_the_full_solve() -> None:
 
 @pytest.mark.slow
 def test_standard_game_against_the_full_solve_long() -> None:
-    _standard_campaign(1_000, 100_000)
+    _standard_campaign(400, 100_000)
 
 
 def test_a_draw_keeps_the_table_and_says_what_it_skipped() -> None:
@@ -192,43 +191,6 @@ def test_a_play_says_it_is_decisive_only() -> None:
     assert (move.placed_count, move.placed_value) == (3, 17)
     assert move.decisive_only and move.moved == () and not move.moved_proved
     assert move_problems(position, move.melds, move.placed) == []
-
-
-# --- the opening bound: a proof that an opening turn places nothing --------------------
-
-
-def test_cannot_open_never_hides_an_opening() -> None:
-    """Whenever the bound says no opening exists, the full solve draws (and it does say so
-    for most racks that cannot open)."""
-    proved = draws = 0
-    for seed in range(400):
-        rng = random.Random(seed)
-        rules = rng.choice([STANDARD, *SMALL.values()])
-        threshold = rng.choice((0, 10, 20, 30, 40))
-        rules = dataclasses.replace(rules, initial_threshold=threshold)
-        position = random_position(
-            seed, table_tiles=0, rack_tiles=rng.randint(1, 16), rules=rules, initial=True
-        )
-        full = solve(position)
-        draws += full.is_draw
-        if cannot_open(position):
-            proved += 1
-            assert full.is_draw, position.to_text()
-    assert proved > draws / 2
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("rack: r9 r10 j\ninitial: yes", False),  # j as r11: 30 exactly
-        ("rack: r8 r9 j\ninitial: yes", True),  # at most 8 + 9 + 10 = 27
-        ("rack: k13 b13 j\ninitial: yes", False),
-        ("rack: k1 k2 k3 b7 o7\ninitial: yes", True),  # only k1-3 (6) is a set
-        ("rack: k1 k2 k3\n", False),  # not an opening turn
-    ],
-)
-def test_cannot_open_by_hand(text: str, expected: bool) -> None:
-    assert cannot_open(position_from_text(text)) is expected
 
 
 def test_joker_free_catalogue_is_the_catalogues_joker_free_sets() -> None:
