@@ -9,10 +9,11 @@ import click
 from rummikub.analysis.position import Analysis
 from rummikub.models.position import Position
 from rummikub.models.tile import Colour, Tile
-from rummikub.picture.svg import TablePicture, table_png, table_svg
+from rummikub.picture.svg import table_png, table_svg
 from rummikub.solver.engine import RankedMoves
 from rummikub.solver.move import Move, NewMeld, Origin
 from rummikub.steps.planner import RACK, explanation
+from rummikub.steps.report import move_picture
 
 _TILE_COLOURS: dict[Colour | None, str] = {
     Colour.BLACK: "bright_black",
@@ -154,31 +155,6 @@ def move_svg(move: Move) -> str:
 def move_png(move: Move) -> bytes:
     """The new table of a move as a PNG image (:func:`move_picture`; needs Pillow)."""
     return table_png(move_picture(move))
-
-
-def move_picture(move: Move) -> TablePicture:
-    """The new table of a move to draw: rack tiles highlighted, each joker labelled with
-    what it stands for (``r12`` or ``r12/b12``)."""
-    told = explanation(move, steps=False)
-    labels = {
-        (row, slot): "/".join(map(str, options))
-        for row, jokers in enumerate(told.jokers)
-        for slot, options in jokers
-        if options
-    }
-    count = move.placed_count
-    title = (
-        "No move: draw a tile"
-        if move.is_draw
-        else f"Place {count} tile{'s' if count != 1 else ''} (value {move.placed_value})"
-        + (" - you go out!" if told.goes_out else "")
-    )
-    return TablePicture(
-        move.melds,
-        [[s == RACK for s in row] for row in told.provenance],
-        labels,
-        title,
-    )
 
 
 def _scores_text(move: Move) -> str:

@@ -208,6 +208,9 @@ class CpSatSession:
         params.symmetry_level = 0
         params.add_lp_constraints_lazily = self.formulation.joker_sets
         params.random_seed = 0
+        # CP-SAT would otherwise install its own SIGINT handler for the whole process (a
+        # library leaves signals to its caller: Ctrl-C reaches the CLI's and the web app's).
+        params.catch_sigint_signal = False
         code = solver.solve(self.cp)
         elapsed = time.perf_counter() - started
         work = solver.response_proto.deterministic_time

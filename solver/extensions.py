@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
 
+from rummikub.models.errors import InternalError
 from rummikub.models.meld import Meld, MeldKind
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Colour, Tile
@@ -76,7 +77,8 @@ def _runs(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[Lay
         if high - low + 1 != len(numbers):
             return []
         (colour,) = colours
-        assert colour is not None
+        if colour is None:
+            raise InternalError("a joker among the real tiles of a meld")
         base = int(colour) * numbers_per_colour - 1  # base + n is the tile numbered n
         return [
             tuple(range(base + first, base + last + 1))
@@ -90,7 +92,8 @@ def _runs(meld: Meld, rules: RuleSet, most_jokers: int, open_: bool) -> list[Lay
     # A run is the stretch of places first..first+size-1; place p holds number
     # run_numbers(first, size)[p - first] (past the top back to 1 only under wrap-around).
     for colour, size in product(candidates_colours, range(len(meld.tiles), rules.numbers + 1)):
-        assert colour is not None
+        if colour is None:
+            raise InternalError("a joker among the real tiles of a meld")
         if size < min_len:
             continue
         base = int(colour) * numbers_per_colour - 1
@@ -281,7 +284,8 @@ def _part_runs(
         return _plain_part_runs(tiles, rules, sharing, whole)
     out = []
     for colour in {t.colour for t in tiles}:
-        assert colour is not None
+        if colour is None:
+            raise InternalError("a joker among the real tiles of a meld")
         mine = {t.number for t in tiles if t.colour == colour}
         if len(mine) < sharing:
             continue
@@ -317,7 +321,8 @@ def _plain_part_runs(
     size, numbers = rules.min_len, rules.numbers
     out = []
     for colour in {t.colour for t in tiles}:
-        assert colour is not None
+        if colour is None:
+            raise InternalError("a joker among the real tiles of a meld")
         mine = sorted(t.number for t in tiles if t.colour == colour and t.number is not None)
         if len(mine) < sharing:
             continue
@@ -340,7 +345,8 @@ def _part_groups(
     out = []
     colours = [Colour(c) for c in range(rules.colours)]
     for number in {t.number for t in tiles}:
-        assert number is not None
+        if number is None:
+            raise InternalError("a joker among the real tiles of a meld")
         mine = {t.colour for t in tiles if t.number == number}
         if len(mine) < sharing:
             continue

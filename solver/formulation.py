@@ -203,6 +203,22 @@ def _placing_levels(model: Formulation) -> dict[Level, Terms]:
     }
 
 
+def _candidate_sets(
+    pool: TilePool, rules: RuleSet, *, wildcard: bool, hosts: bool, merge: bool
+) -> list[tuple[CatalogueSet, int]]:
+    """The sets the move may lay: the wildcard form's joker-free sets (their copies) or
+    every set with its jokers spelled out; with ``hosts``, the long runs a freed joker may
+    need under the strict rule."""
+    two_freed = pool.freeable_jokers >= 2  # a long host may have to hold two freed jokers
+    if wildcard:
+        found = wildcard_sets(rules, pool.in_play, pool.jokers, merge=merge)
+        if hosts:
+            found += long_host_runs(rules, pool.rack, pool.in_play, pool.jokers, two_freed)
+        return wildcard_copies(found, pool.available, pool.jokers)
+    extra = long_hosts(rules, pool.rack, pool.available, two_freed) if hosts else ()
+    return list(sets_in_play(rules, pool.available, extra))
+
+
 def formulate(
     position: Position,
     objective: Objective = Objective.TILES,
@@ -245,7 +261,6 @@ def formulate(
     hosts_needed = strict and pool.freeable
     jokers = pool.jokers
     wildcard = pool.wildcard and not (hosts_needed and distinct)
-    two_freed = pool.freeable_jokers >= 2  # a long host may have to hold two freed jokers
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
     if wildcard:
@@ -265,14 +280,7 @@ def formulate(
             with_their_sets=not anywhere,
         )
         extensions.append(table_jokers)
-    if wildcard:
-        found = wildcard_sets(rules, pool.in_play, jokers, merge=not distinct)
-        if hosts_needed:
-            found += long_host_runs(rules, pool.rack, pool.in_play, jokers, two_freed)
-        sets = wildcard_copies(found, pool.available, jokers)
-    else:
-        extra = long_hosts(rules, pool.rack, pool.available, two_freed) if hosts_needed else ()
-        sets = list(sets_in_play(rules, pool.available, extra))
+    sets = _candidate_sets(pool, rules, wildcard=wildcard, hosts=hosts_needed, merge=not distinct)
     if not position.initial and not (decisive and not pool.guarded):
         kept = KeptMelds(
             position, pool.in_play, jokers, stand_ins, table_jokers, singles and not distinct

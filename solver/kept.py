@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rummikub.models.errors import InternalError
 from rummikub.models.meld import Meld
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
@@ -64,10 +65,14 @@ class KeptMelds(Extension):
                         self.untouched_terms.append((var, 1))
                     cover.add_column(var, survival.counts)
                     if survival.open_jokers:
-                        assert self.stand_ins is not None  # open places only in that form
+                        if self.stand_ins is None:
+                            raise InternalError("open joker places in a model without stand-ins")
                         self.stand_ins.add_open_slots(model, var, meld, survival)
                 if a >= 0 and per_meaning:
-                    assert self.table_jokers is not None
+                    if self.table_jokers is None:
+                        raise InternalError(
+                            "a table joker's meaning without the table-joker columns"
+                        )
                     chosen = self.table_jokers.of_meld[m].choose[a]
                     model.at_most(f"survive as meaning[{m},{a}]", (*per_meaning, (chosen, -1)), 0)
             if self.singles and any(not t.is_joker for t in meld.tiles) and self._as_is(m):

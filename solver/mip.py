@@ -86,10 +86,8 @@ def solve_mip(model: Formulation, limit: Limit, engine: str = "cbc") -> RawSolut
         else:
             problem += expr >= c.lower, f"c{i}lo"
             problem += expr <= c.upper, f"c{i}hi"
-    # The untouched table with nothing placed is always legal: a warm start where supported.
-    start = model.untouched()
-    for var in model.kept:
-        xs[var].setInitialValue(start[var])
+    # No warm start: PuLP passes initial values only with warmStart=True, and the models
+    # solve in milliseconds from scratch (the values set here before did nothing).
     try:
         with quiet_stdout():
             problem.solve(backend)

@@ -217,7 +217,7 @@ def test_a_move_is_immutable_and_scores_are_keyed_by_level() -> None:
 def test_a_move_pickles_for_worker_processes() -> None:
     """Process executors send moves between processes (review --executor process)."""
     move = rummikub.solve(rummikub.Position.parse("table: r5 j r7\nrack: r6 b1 b2"))
-    again = pickle.loads(pickle.dumps(move))
+    again: rummikub.Move = pickle.loads(pickle.dumps(move))
     assert again == move and again.scores == move.scores
     with pytest.raises(TypeError):
         again.scores[rummikub.solver.Level.KEPT] = 0  # type: ignore[index]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummikub.analysis.advice import Situation
+from rummikub.models.errors import InternalError
 from rummikub.web.errors import Refused
 
 KEEP_FINISHED = 50  # finished runs kept for their pages, the oldest dropped first
@@ -70,7 +71,8 @@ class AdviceJob:
 def _answer(job: AdviceJob, request: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
     """The worker's advice, or why there is none (``None`` for both when cancelled)."""
     process = job.process
-    assert process is not None
+    if process is None:
+        raise InternalError("an advice job read before its process started")
     try:
         out, err = process.communicate(
             json.dumps(request).encode(), timeout=job.seconds + GRACE_SECONDS

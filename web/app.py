@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from rummikub.models.errors import RummikubError
+from rummikub.models.errors import InternalError, RummikubError
 from rummikub.web import advice_page, api, game_page, games_page, solve_page
 from rummikub.web.config import WebConfig
 from rummikub.web.errors import Refused, one_line, refusal, status_of, wants_json
@@ -49,17 +49,20 @@ async def home(request: Request) -> Response:
 
 
 async def _refused(request: Request, error: Exception) -> Response:
-    assert isinstance(error, Refused)
+    if not isinstance(error, Refused):
+        raise InternalError("the Refused handler was given another exception")
     return refusal(request.scope, error)
 
 
 async def _library_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, RummikubError)
+    if not isinstance(error, RummikubError):
+        raise InternalError("the RummikubError handler was given another exception")
     return refusal(request.scope, Refused(status_of(error), one_line(error)))
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HTTPException)
+    if not isinstance(error, HTTPException):
+        raise InternalError("the HTTPException handler was given another exception")
     message = {
         404: f"no page at {request.url.path[:80]}",
         405: f"{request.method} is not how {request.url.path[:80]} is used",

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rummikub.models.errors import InternalError
 from rummikub.web.config import WebConfig, is_loopback
 from rummikub.web.errors import Refused, refusal
 
@@ -98,7 +99,8 @@ class Gate:
         """None when the request carries the token; a redirect that trades a token in the
         address of a page for a cookie (so it leaves the address bar); else refused."""
         token = self.config.token
-        assert token is not None
+        if token is None:
+            raise InternalError("the token check ran on a server without a token")
         query = QueryParams(scope.get("query_string", b"").decode("latin-1"))
         cookies = Request(scope).cookies
         if _same(cookies.get(ACCESS_COOKIE), token) or _same(_bearer(headers), token):
