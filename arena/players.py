@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
 from rummikub.arena.planner import Planner
+from rummikub.arena.search import Search
 from rummikub.game.errors import ArenaError
 from rummikub.game.protocol import DRAW, Action, Player, PlayerView, Reply
 from rummikub.models.position import Position
@@ -179,6 +180,12 @@ STRATEGIES: dict[str, Strategy] = {
             "opens small, then holds every tile until it can go out or the pool is empty "
             "(never the first to feed the table; see arena/planner.py)",
             lambda t: Planner(work_limit=t),
+        ),
+        Strategy(
+            "search",
+            "the planner's candidate moves, each played out on random deals of the unseen "
+            "tiles; plays the best (see arena/search.py)",
+            lambda t: Search(work_limit=t),
         ),
         Strategy(
             "keep-jokers",

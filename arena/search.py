@@ -1,0 +1,227 @@
+"""The ``search`` strategy: the planner's candidate moves weighed by determinized rollouts.
+
+Every turn where the choice is open (something can be placed, and it does not go out) the
+player takes the planner's candidate moves (:func:`~rummikub.arena.planner.candidates`:
+play all, open small, keep jokers, keep sets, sets only, hold) and plays each one out on
+the same random deals of the tiles it cannot see (common random numbers, so a difference
+between candidates is not the luck of the deal):
+
+* a deal gives each opponent as many unseen tiles as its rack holds and leaves the rest,
+  shuffled, as the pool: what the player knows is its rack, the table, the rack sizes, the
+  pool size, and (from the rack sizes it has watched change) which opponents have opened;
+* the candidate is made, then every player, this one included, plays the rollout policy
+  (the ``planner`` by default) to the end of the round, each move checked by the game
+  engine as in any game;
+* a play-out is worth the share of the other players this one finishes above (the winner
+  first, then by round score): 1 for a win; in a two-player game, the win itself.
+
+It plays the candidate with the best mean worth, unless it beats the planner's own choice
+by less than ``margin``: then it plays what the planner would (the rollouts play the
+planner after the first move, so this is one step of policy improvement over it).
+
+The budget is deterministic work, not time: ``budget`` turns played out per decision, in
+whole deals (every candidate on each deal), at least ``min_deals`` and at most
+``max_deals`` deals. Everything random comes from the game's per-seat seed and the turn,
+so a seeded game replays move for move on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rummikub.arena.planner import (
+    DEFAULT_WORK_LIMIT,
+    Candidate,
+    Planner,
+    candidates,
+    unseen_tiles,
+)
+from rummikub.game.protocol import Player, PlayerView, Reply
+from rummikub.game.rounds import RoundState, play_round
+from rummikub.game.scoring import blocked_winner, round_scores
+from rummikub.models.tile import Tile
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """The search's knobs (see the module docstring)."""
+
+    budget: int = 100  # turns played out per decision (deterministic work)
+    min_deals: int = 2
+    max_deals: int = 16
+    margin: float = 0.1  # mean worth a candidate must gain over the planner's choice
+
+
+@dataclass
+class _Watch:
+    """What the player has seen of this round: rack sizes at its last turn, who has opened,
+    and the turns in a row without a play while the pool was empty."""
+
+    round: int = -1
+    turn: int = -1
+    sizes: tuple[int, ...] = ()
+    pool: int = -1
+    opened: list[bool] = field(default_factory=list)
+
+    def update(self, view: PlayerView) -> None:
+        """Take in this turn's view."""
+        new_round = view.round != self.round or view.turn < self.turn
+        if new_round:
+            # At its first turn the player has not moved: an opponent with fewer tiles has
+            # played (an opening), one with more has drawn.
+            self.opened = [size < len(view.rack) for size in view.rack_sizes]
+        else:
+            shrunk = [now < before for now, before in zip(view.rack_sizes, self.sizes, strict=True)]
+            self.opened = [o or s for o, s in zip(self.opened, shrunk, strict=True)]
+        self.opened[view.seat] = view.opened
+        self.round, self.turn = view.round, view.turn
+        self.sizes, self.pool = view.rack_sizes, view.pool_size
+
+    def passes(self, view: PlayerView, before: tuple[int, ...], pool_before: int) -> int:
+        """Opponents who passed just before this turn (the pool empty, their racks unchanged),
+        counted back from the player before this one."""
+        if view.pool_size or pool_before != 0:
+            return 0
+        count = 0
+        n = view.players
+        for k in range(1, n):
+            seat = (view.seat - k) % n
+            if view.rack_sizes[seat] != before[seat]:
+                break
+            count += 1
+        return count
+
+
+def _worth(scores: Sequence[int], winner: int, seat: int) -> float:
+    """The share of the other players ``seat`` finishes above (winner first, then score)."""
+    others = [s for s in range(len(scores)) if s != seat]
+    if seat == winner:
+        return 1.0
+    above = sum(1 for s in others if s != winner and scores[seat] > scores[s])
+    ties = sum(1 for s in others if s != winner and scores[seat] == scores[s])
+    return (above + ties / 2) / len(others)
+
+
+class Search:
+    """The ``search`` strategy (see the module docstring); ``solves`` counts its own solver
+    calls (the candidates'), ``searched`` the decisions it searched, ``deals`` the deals
+    and ``rollout_turns`` the turns it played out for them."""
+
+    def __init__(
+        self,
+        params: SearchParams | None = None,
+        work_limit: float = DEFAULT_WORK_LIMIT,
+        rollout: Callable[[], Player] | None = None,
+    ) -> None:
+        self.params = params or SearchParams()
+        self.work_limit = work_limit
+        # The policy every player follows in the play-outs: a new player per play-out.
+        self.rollout = rollout or (lambda: Planner(work_limit=work_limit))
+        self.planner = Planner(work_limit=work_limit)
+        self.watch = _Watch()
+        self.searched = self.deals = self.rollout_turns = 0
+
+    @property
+    def solves(self) -> int:
+        """Solver calls for its own candidate moves."""
+        return self.planner.solves
+
+    def __call__(self, view: PlayerView) -> Reply:
+        before, pool_before = self.watch.sizes, self.watch.pool
+        same_round = view.round == self.watch.round and view.turn >= self.watch.turn
+        self.watch.update(view)
+        options = candidates(view, self.planner.solver, keep_jokers=True, partial=view.opened)
+        default = self.planner.choose(view, options)
+        if len(options) < 2 or default.goes_out:
+            return default.play
+        passes = self.watch.passes(view, before, pool_before) if same_round else 0
+        return self._best(view, options, default, passes).play
+
+    def _best(
+        self, view: PlayerView, options: list[Candidate], default: Candidate, passes: int
+    ) -> Candidate:
+        """The candidate with the best mean worth over the rollouts (see the module)."""
+        params = self.params
+        rng = random.Random(f"search:{view.seed}:{view.round}:{view.turn}")
+        totals = [0.0] * len(options)
+        used = deals = 0
+        while deals < params.max_deals and (deals < params.min_deals or used < params.budget):
+            deal = _Deal.sample(view, rng)
+            seeds = [rng.getrandbits(63) for _ in range(view.players)]
+            for i, option in enumerate(options):
+                worth, turns = self._play_out(view, deal, option, passes, seeds)
+                totals[i] += worth
+                used += turns
+            deals += 1
+        self.searched += 1
+        self.deals += deals
+        self.rollout_turns += used
+        means = [t / deals for t in totals]
+        best = max(range(len(options)), key=lambda i: (means[i], options[i] is default))
+        if means[best] - means[options.index(default)] < params.margin:
+            return default
+        return options[best]
+
+    def _play_out(
+        self, view: PlayerView, deal: _Deal, option: Candidate, passes: int, seeds: list[int]
+    ) -> tuple[float, int]:
+        """One rollout: the candidate on this deal, then the model to the round's end."""
+        seat, n = view.seat, view.players
+        racks = [list(r) for r in deal.racks]
+        pool = list(deal.pool)
+        table = view.table
+        played = not option.play.is_draw
+        if played:
+            for tile in option.play.placed:
+                racks[seat].remove(tile)
+            if not racks[seat]:
+                return 1.0, 0
+            table, passes = option.play.melds, 0
+        elif pool:
+            racks[seat].append(pool.pop())
+            passes = 0
+        else:
+            passes += 1
+        opened = list(self.watch.opened)
+        opened[seat] = view.opened or played
+        state = RoundState(
+            view.rules, pool, racks, table, opened, (seat + 1) % n, view.turn + 1, passes
+        )
+        if passes >= n:  # everyone passed in a row: the round is blocked now
+            return _blocked_worth(state, seat), 0
+        players: list[Player] = [self.rollout() for _ in range(n)]
+        names = [f"p{s}" for s in range(n)]
+        result = play_round(state, players, names, seeds=seeds)
+        return _worth(result.scores, result.winner, seat), state.turn - view.turn - 1
+
+
+def _blocked_worth(state: RoundState, seat: int) -> float:
+    """The worth of a round that ends blocked in this state."""
+    racks = tuple(tuple(r) for r in state.racks)
+    winner = blocked_winner(state.racks, state.rules)
+    return _worth(round_scores(racks, winner, state.rules), winner, seat)
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """One guess at what the player cannot see: every rack (its own as it is) and the pool."""
+
+    racks: tuple[tuple[Tile, ...], ...]
+    pool: tuple[Tile, ...]  # drawn from the end
+
+    @classmethod
+    def sample(cls, view: PlayerView, rng: random.Random) -> _Deal:
+        """Deal the unseen tiles at random: each opponent its rack size, the rest the pool."""
+        unseen = unseen_tiles(view)
+        rng.shuffle(unseen)
+        racks: list[tuple[Tile, ...]] = []
+        start = 0
+        for seat, size in enumerate(view.rack_sizes):
+            if seat == view.seat:
+                racks.append(view.rack)
+                continue
+            racks.append(tuple(unseen[start : start + size]))
+            start += size
+        return cls(tuple(racks), tuple(unseen[start:]))

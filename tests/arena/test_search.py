@@ -1,0 +1,117 @@
+"""The ``search`` strategy: deals consistent with what the player knows, a budget in
+deterministic work, replays exactly, only legal moves, goes out when it can."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rummikub.arena import make_player
+from rummikub.arena.planner import Planner, unseen_tiles
+from rummikub.arena.search import Search, SearchParams, _Deal
+from rummikub.game import PlayerView, RoundState, Turn, play_game
+from rummikub.models import STANDARD, Meld, Tile
+from rummikub.models.validation import move_problems
+
+SMALL = SearchParams(budget=60, min_deals=1, max_deals=3)
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(t) for t in text.split())
+
+
+def view(
+    rack: str, table: str = "", *, pool: int = 40, opponents: tuple[int, ...] = (14,)
+) -> PlayerView:
+    melds = tuple(Meld.parse(m) for m in table.split("|") if m.strip())
+    own = tiles(rack)
+    return PlayerView(
+        seat=0,
+        rack=own,
+        table=melds,
+        opened=True,
+        rack_sizes=(len(own), *opponents),
+        pool_size=pool,
+        scores=(0,) * (len(opponents) + 1),
+        turn=10,
+        round=1,
+        seed=7,
+        rules=STANDARD,
+    )
+
+
+# An opened rack that cannot go out, with sets to keep and tiles that extend the table:
+# several candidates (play all, keep sets, sets only, hold).
+CHOICE = view(
+    "r1 r2 r3 b5 b6 b7 o10 o11 k4 k9 j k12 b1 r8 o2 o3", "o12 o13 j | k5 k6 k7", opponents=(5,)
+)
+
+
+def test_a_deal_gives_each_opponent_its_rack_size_from_the_unseen_tiles() -> None:
+    v = view("r1 r2 r3 k9", "o11 o12 o13", pool=30, opponents=(6, 9))
+    deal = _Deal.sample(v, random.Random(1))
+    assert deal.racks[0] == v.rack
+    assert [len(r) for r in deal.racks[1:]] == [6, 9]
+    dealt = Counter(t for r in deal.racks[1:] for t in r) + Counter(deal.pool)
+    assert dealt == Counter(unseen_tiles(v))  # the pool holds the rest, nothing seen twice
+
+
+def test_a_decision_replays_and_is_legal() -> None:
+    first, again = Search(SMALL), Search(SMALL)
+    play = first(CHOICE)
+    assert play == again(CHOICE)
+    assert play.is_draw or move_problems(CHOICE.position(), play.melds, play.placed) == []
+    assert first.searched == 1 and first.rollout_turns > 0
+
+
+@pytest.mark.parametrize("params", [SMALL, SearchParams(budget=0, min_deals=2, max_deals=2)])
+def test_the_budget_is_whole_deals_within_their_bounds(params: SearchParams) -> None:
+    search = Search(params)
+    search(CHOICE)
+    assert params.min_deals <= search.deals <= params.max_deals
+    if search.deals > params.min_deals:
+        # It dealt again only while the turns played out stayed under the budget.
+        per_deal = search.rollout_turns / search.deals
+        assert search.rollout_turns - per_deal < params.budget + per_deal
+
+
+def test_goes_out_without_searching() -> None:
+    v = view("r1 r2 r3 b5 b6 b7 o10 o11 o12 k4 k5 k6 k7", "k1 k2 k3")
+    search = Search(SMALL)
+    play = search(v)
+    assert sorted(play.placed, key=Tile.sort_key) == sorted(v.rack, key=Tile.sort_key)
+    assert search.searched == 0
+
+
+def test_the_rollout_policy_can_be_given() -> None:
+    made: list[Planner] = []
+
+    def policy() -> Planner:
+        made.append(Planner())
+        return made[-1]
+
+    Search(SMALL, rollout=policy)(CHOICE)
+    assert made  # one new player per seat and play-out
+
+
+@pytest.mark.slow
+def test_search_games_replay_exactly_and_every_move_is_legal() -> None:
+    def game(seed: int) -> list[tuple[int, str, tuple[Tile, ...]]]:
+        turns: list[tuple[int, str, tuple[Tile, ...]]] = []
+
+        def observe(state: RoundState, turn: Turn) -> None:
+            assert state.conserved()  # the engine validated the move; nothing lost either
+            turns.append((turn.seat, turn.action, turn.placed))
+
+        play_game([Search(SMALL), make_player("planner")], seed, observer=observe)
+        return turns
+
+    first = game(3)
+    assert first == game(3)
+    assert any(action == "play" for seat, action, _ in first if seat == 0)
+
+
+def test_search_is_a_strategy_of_the_arena() -> None:
+    assert isinstance(make_player("search"), Search)
