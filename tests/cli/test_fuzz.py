@@ -77,6 +77,8 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     derandomize=not LONG,
 )
+# Through the whole command (a solve each): a third as many, to keep the suite's time.
+CLI_FUZZ = settings(FUZZ, max_examples=max(EXAMPLES // 3, 1))
 
 
 @FUZZ
@@ -111,14 +113,14 @@ def _cli_ok(args: list[str], stdin: bytes) -> None:
     assert "Traceback" not in result.output
 
 
-@FUZZ
+@CLI_FUZZ
 @given(st.one_of(st.binary(max_size=200), NOTATION.map(str.encode)))
 def test_cli_on_arbitrary_stdin(data: bytes) -> None:
     _cli_ok(["solve", "-", "--json", "--time-limit", "2"], data)
     _cli_ok(["check", "-"], data)
 
 
-@FUZZ
+@CLI_FUZZ
 @given(
     st.lists(
         st.one_of(st.binary(max_size=60), POSITION_OBJECTS.map(json.dumps).map(str.encode)),

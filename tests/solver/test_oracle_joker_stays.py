@@ -368,7 +368,7 @@ def test_oracle_witness_passes_the_checker(
 
 
 @pytest.mark.slow
-@settings(max_examples=600, derandomize=True, deadline=None)
+@settings(max_examples=300, derandomize=True, deadline=None)
 @given(**CASE)
 def test_oracle_witness_passes_the_checker_many(
     seed: int, game: str, rule: str, mode: tuple[str, bool]
