@@ -256,11 +256,14 @@ def formulate(
     strict = rules.joker_rule is JokerRule.STRICT
     # Under strict rules a freed joker needs a host (a new set with two rack tiles); a
     # joker can only be freed by its tile from the rack, so without one strict is modelled
-    # as locked. The wildcard form says where hosts are on its joker-free sets; ranking
-    # (``distinct``) keeps the explicit form (sets that spell out their jokers).
+    # as locked. Ranking (``distinct``) with table jokers under the strict or locked rule
+    # keeps the explicit form (sets that spell out their jokers): in the wildcard form a
+    # joker staying with its set and one carried off may fill the same joker-free columns,
+    # so two tables would be one to the no-good cuts (found by review: k4 j k6 | b6 r6 j
+    # was never listed after k6 b6 r6 | k4 j j).
     hosts_needed = strict and pool.freeable
     jokers = pool.jokers
-    wildcard = pool.wildcard and not (hosts_needed and distinct)
+    wildcard = pool.wildcard and not (pool.guarded and distinct)
     extensions: list[Extension] = []
     table_jokers = stand_ins = None
     if wildcard:

@@ -102,3 +102,21 @@ def test_cli_top_json_and_human() -> None:
     result = runner.invoke(main, ["solve", "examples/midgame.txt", "--top", "2", "--no-color"])
     assert result.exit_code == 0
     assert "#1" in result.stdout and "#2" in result.stdout and "unique" in result.stdout
+
+
+def test_top_lists_a_guarded_joker_staying_and_moving() -> None:
+    # Found by review of issue 31: under locked (and strict without a host) the ranking
+    # used the wildcard form, where a joker staying with its set and one carried off
+    # filled the same columns, so after ``k6 b6 r6 | k4 j j`` the cut also removed
+    # ``k4 j k6 | b6 r6 j``.
+    args = ["solve", "--colours", "3", "--numbers", "6", "--copies", "1"]
+    args += ["--joker-rule", "locked", "--table", "j k6 j", "--rack", "r6 b6 k4"]
+    result = CliRunner().invoke(main, [*args, "--top", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    tables = [
+        sorted(sorted(meld) for meld in move["table"])
+        for move in json.loads(result.stdout)["moves"]
+        if len(move["placed"]) == 3
+    ]
+    assert sorted([["j", "k4", "k6"], ["b6", "j", "r6"]]) in tables
+    assert len(tables) == len({str(t) for t in tables}) >= 2
