@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from oracle_jokers import joker_meanings
@@ -22,9 +23,11 @@ def under(position: Position, joker_rule: str) -> Position:
     return replace(position, rules=replace(position.rules, joker_rule=JokerRule(joker_rule)))
 
 
-def joker_position(seed: int, rules: RuleSet) -> Position:
+def joker_position(seed: int, rules: RuleSet, *, partners: bool = False) -> Position:
     """A random position with at least one joker on the table and a rack that often holds
-    the tile a table joker stands for, and pairs of tiles that could host a freed joker."""
+    the tile a table joker stands for, and pairs of tiles that could host a freed joker;
+    with ``partners``, often also two tiles that make a meld with the tile a table joker
+    stands for, which its set would lose."""
     rng = random.Random(seed)
     for _ in range(200):
         base = random_position(
@@ -56,10 +59,30 @@ def joker_position(seed: int, rules: RuleSet) -> Position:
             pair = Tile(Colour((colour + rng.randrange(1, rules.colours)) % rules.colours), number)
         take(Tile(Colour(colour), number))
         take(pair)
-    for _ in range(rng.randint(0, 3)):
+    if partners:
+        _take_partners(base, rng, take)
+    for _ in range(rng.randint(0, 3)):  # tiles that extend the table's melds
         take(rng.choice([t for t in pool.elements() if not t.is_joker]))
     if rng.random() < 0.2:
         take(JOKER)
     position = Position(base.table, tuple(rack), False, rules)
     position.validate()
     return position
+
+
+def _take_partners(base: Position, rng: random.Random, take: Callable[[Tile], None]) -> None:
+    """Two tiles that make a meld with what a table joker stands for, for some jokers."""
+    rules = base.rules
+    for meld in base.table:
+        if meld.jokers and rng.random() < 0.5:
+            tile = rng.choice(rng.choice(joker_meanings(meld, base)))
+            assert tile.colour is not None and tile.number is not None
+            if rng.random() < 0.5:
+                colours = [c for c in range(rules.colours) if c != tile.colour]
+                for c in rng.sample(colours, 2):
+                    take(Tile(Colour(c), tile.number))
+            else:
+                start = tile.number - rng.randint(0, 2)
+                for n in range(max(1, start), min(rules.numbers, start + 2) + 1):
+                    if n != tile.number:
+                        take(Tile(tile.colour, n))

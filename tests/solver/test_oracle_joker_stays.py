@@ -17,22 +17,19 @@ their own, without the solver:
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from joker_fate import stays_with_its_set, untouched_if_nothing_placed
+from joker_positions import RULES, joker_position, under
 from oracle import Score, objective_key
-from oracle_jokers import JokerAnswer, joker_meanings, joker_oracle_answer
+from oracle_jokers import JokerAnswer, joker_oracle_answer
 
 from rummikub.models import (
-    JOKER,
-    Colour,
     JokerRule,
     Meld,
     Position,
@@ -42,19 +39,7 @@ from rummikub.models import (
     parse_tiles,
     position_from_text,
 )
-from rummikub.models.generate import full_set, random_position
 from rummikub.models.meld import readings
-
-SMALL = {
-    "c3n7": RuleSet(colours=3, numbers=7, copies=2, jokers=2),
-    "c4n6": RuleSet(colours=4, numbers=6, copies=2, jokers=2),
-    "c3n7-1j": RuleSet(colours=3, numbers=7, copies=2, jokers=2, max_jokers_per_set=1),
-}
-
-
-def under(position: Position, joker_rule: str) -> Position:
-    """The position played under the same rules but the given table-joker rule."""
-    return replace(position, rules=replace(position.rules, joker_rule=JokerRule(joker_rule)))
 
 
 def _text(answer: JokerAnswer) -> str:
@@ -253,63 +238,6 @@ def test_untouched_if_nothing_placed(rule: str) -> None:
 # --- random positions -----------------------------------------------------------------------
 
 
-def joker_position(seed: int, rules: RuleSet) -> Position:
-    """A random small position with a joker on the table and a rack that often frees it,
-    could host it, or could make a meld with the tile it stands for, which its set would
-    lose (the style of ``tests/test_joker_rules.py``)."""
-    rng = random.Random(seed)
-    for _ in range(200):
-        base = random_position(
-            rng.randrange(10**9),
-            table_tiles=rng.randint(3, 9),
-            rack_tiles=0,
-            rules=rules,
-            joker_rate=rng.choice((0.3, 0.5)),
-        )
-        if any(m.jokers for m in base.table):
-            break
-    pool = full_set(rules) - base.table_counts()
-    rack: list[Tile] = []
-
-    def take(tile: Tile) -> None:
-        if pool[tile] > 0:
-            pool[tile] -= 1
-            rack.append(tile)
-
-    for meld in base.table:  # the tile a table joker stands for, to free it
-        if meld.jokers and rng.random() < 0.75:
-            take(rng.choice(rng.choice(joker_meanings(meld, base))))
-    for _ in range(rng.choice((0, 1, 1, 2))):  # two tiles that make a meld with a joker
-        colour, number = rng.randrange(rules.colours), rng.randint(1, rules.numbers)
-        other = number + rng.choice((-2, -1, 1, 2))
-        if rng.random() < 0.5 and 1 <= other <= rules.numbers:
-            pair = Tile(Colour(colour), other)
-        else:
-            pair = Tile(Colour((colour + rng.randrange(1, rules.colours)) % rules.colours), number)
-        take(Tile(Colour(colour), number))
-        take(pair)
-    for meld in base.table:  # two tiles that make a meld with what a table joker stands for
-        if meld.jokers and rng.random() < 0.5:
-            tile = rng.choice(rng.choice(joker_meanings(meld, base)))
-            assert tile.colour is not None and tile.number is not None
-            if rng.random() < 0.5:
-                colours = [c for c in range(rules.colours) if c != tile.colour]
-                for c in rng.sample(colours, 2):
-                    take(Tile(Colour(c), tile.number))
-            else:
-                start = tile.number - rng.randint(0, 2)
-                for n in range(max(1, start), min(rules.numbers, start + 2) + 1):
-                    if n != tile.number:
-                        take(Tile(tile.colour, n))
-    for _ in range(rng.randint(0, 3)):  # tiles that extend the table's melds
-        take(rng.choice([t for t in pool.elements() if not t.is_joker]))
-    if rng.random() < 0.2:
-        take(JOKER)
-    position = Position(base.table, tuple(rack), False, rules)
-    position.validate()
-    return position
-
-
 def _placing(score: Score, objective: str, keep_jokers: bool) -> tuple[int, ...]:
     count, value, _, jokers = score
     return objective_key(objective, keep_jokers)((count, value, jokers, 0))
@@ -338,7 +266,7 @@ MODES = (("tiles", False), ("value", False), ("tiles", True))
 
 
 def _witness_case(seed: int, game: str, rule: str, mode: tuple[str, bool]) -> None:
-    position = joker_position(seed, SMALL[game])
+    position = joker_position(seed, RULES[game], partners=True)
     objective, keep = mode
     answer = joker_oracle_answer(position, rule, objective, keep)
     _check_witness(position, rule, answer)
@@ -353,7 +281,7 @@ def _witness_case(seed: int, game: str, rule: str, mode: tuple[str, bool]) -> No
 
 CASE = {
     "seed": st.integers(0, 10**9),
-    "game": st.sampled_from(sorted(SMALL)),
+    "game": st.sampled_from(sorted(RULES)),
     "rule": st.sampled_from(("strict", "locked")),
     "mode": st.sampled_from(MODES),
 }
@@ -421,12 +349,12 @@ def _brute_locked(position: Position) -> tuple[int, int]:
 
 
 @settings(max_examples=60, derandomize=True, deadline=None)
-@given(seed=st.integers(0, 10**9), game=st.sampled_from(sorted(SMALL)))
+@given(seed=st.integers(0, 10**9), game=st.sampled_from(sorted(RULES)))
 def test_oracle_matches_a_brute_force_under_locked(seed: int, game: str) -> None:
-    position = joker_position(seed, SMALL[game])
+    position = joker_position(seed, RULES[game], partners=True)
     while len(position.table_tiles()) > 7 or len(position.rack) > 4:
         seed += 1
-        position = joker_position(seed, SMALL[game])
+        position = joker_position(seed, RULES[game], partners=True)
     answer = joker_oracle_answer(position, "locked")
     expected = _brute_locked(under(position, "locked"))
     assert (answer.score.placed_count, answer.score.placed_value) == expected, (
