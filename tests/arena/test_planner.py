@@ -3,40 +3,13 @@ opens small and holds back otherwise."""
 
 from __future__ import annotations
 
+from player_views import tiles, view
+
 from rummikub.arena import make_player
 from rummikub.arena.planner import Planner, PlannerParams, Solver, candidates
 from rummikub.game import PlayerView, RoundState, Turn, play_game
-from rummikub.models import STANDARD, Meld, Tile
+from rummikub.models import Meld, Tile
 from rummikub.models.validation import move_problems
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    return tuple(Tile.parse(t) for t in text.split())
-
-
-def view(
-    rack: str,
-    table: str = "",
-    *,
-    opened: bool = True,
-    pool: int = 40,
-    opponents: tuple[int, ...] = (14,),
-) -> PlayerView:
-    melds = tuple(Meld.parse(m) for m in table.split("|") if m.strip())
-    own = tiles(rack)
-    return PlayerView(
-        seat=0,
-        rack=own,
-        table=melds,
-        opened=opened,
-        rack_sizes=(len(own), *opponents),
-        pool_size=pool,
-        scores=(0,) * (len(opponents) + 1),
-        turn=10,
-        round=1,
-        seed=7,
-        rules=STANDARD,
-    )
 
 
 def legal(v: PlayerView, melds: tuple[Meld, ...], placed: tuple[Tile, ...]) -> bool:

@@ -7,39 +7,16 @@ import random
 from collections import Counter
 
 import pytest
+from player_views import view
 
 from rummikub.arena import make_player
 from rummikub.arena.planner import Planner, unseen_tiles
 from rummikub.arena.search import Search, SearchParams, _Deal
-from rummikub.game import PlayerView, RoundState, Turn, play_game
-from rummikub.models import STANDARD, Meld, Tile
+from rummikub.game import RoundState, Turn, play_game
+from rummikub.models import Tile
 from rummikub.models.validation import move_problems
 
 SMALL = SearchParams(budget=60, min_deals=1, max_deals=3)
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    return tuple(Tile.parse(t) for t in text.split())
-
-
-def view(
-    rack: str, table: str = "", *, pool: int = 40, opponents: tuple[int, ...] = (14,)
-) -> PlayerView:
-    melds = tuple(Meld.parse(m) for m in table.split("|") if m.strip())
-    own = tiles(rack)
-    return PlayerView(
-        seat=0,
-        rack=own,
-        table=melds,
-        opened=True,
-        rack_sizes=(len(own), *opponents),
-        pool_size=pool,
-        scores=(0,) * (len(opponents) + 1),
-        turn=10,
-        round=1,
-        seed=7,
-        rules=STANDARD,
-    )
 
 
 # An opened rack that cannot go out, with sets to keep and tiles that extend the table:
