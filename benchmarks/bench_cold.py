@@ -153,6 +153,87 @@ def median(times: list[float]) -> float:
     return statistics.median(times) if times else float("nan")
 
 
+Case = tuple[str, Command | None, Command, Command | None]
+HEADERS = [
+    "command / position",
+    "rummikub solve",
+    "library -c",
+    "peer -c",
+    "cli/peer",
+    "lib/peer",
+    "same count",
+]
+
+
+def case_commands(
+    cases: list[tuple[str, Path, Position]], cli: str | None, peer_backend: str | None
+) -> list[Case]:
+    """For each position: our CLI (when it works), our library one-shot, the peer (if any)."""
+    per_case: list[Case] = []
+    for label, path, position in cases:
+        ours = Command(f"rummikub solve {label}", [cli, "solve", str(path)]) if cli else None
+        lib = Command(f"library one-shot {label}", [sys.executable, "-c", OURS_SCRIPT, str(path)])
+        peer = (
+            Command(f"peer one-shot {label}", peer_command(position, peer_backend))
+            if peer_backend is not None
+            else None
+        )
+        per_case.append((label, ours, lib, peer))
+    return per_case
+
+
+def case_row(case: Case) -> tuple[list[str], dict[str, object]]:
+    """The table row and the JSON record of one position's timings."""
+    label, ours, lib, peer = case
+    o = median(ours.times) if ours else float("nan")
+    li = median(lib.times)
+    p = median(peer.times) if peer else float("nan")
+    agree = ""
+    if peer and peer.output and lib.output:
+        # the last word: HiGHS prints a banner on stdout before the peer's count
+        agree = "yes" if peer.output.split()[-1:] == lib.output.split()[-1:] else "NO"
+    row = [
+        label,
+        fmt_ms(o),
+        fmt_ms(li),
+        fmt_ms(p),
+        f"{o / p:.2f}" if ours and peer else "-",
+        f"{li / p:.2f}" if peer else "-",
+        agree,
+    ]
+    record: dict[str, object] = {
+        "position": label,
+        "cli_ms": [round(t * 1000, 1) for t in ours.times] if ours else None,
+        "library_ms": [round(t * 1000, 1) for t in lib.times],
+        "peer_ms": [round(t * 1000, 1) for t in peer.times] if peer else None,
+        "count_agrees": agree,
+    }
+    return row, record
+
+
+def write_json(
+    path: Path,
+    args: argparse.Namespace,
+    floor: Command,
+    help_cmd: Command | None,
+    results: list[dict[str, object]],
+) -> None:
+    """The results as JSON, with the versions they were measured with."""
+    import ortools
+
+    summary = {
+        "python": platform.python_version(),
+        "ortools": ortools.__version__,  # type: ignore[attr-defined]
+        "peer": peer_version(),
+        "runs": args.runs,
+        "peer_backend": args.peer_backend,
+        "python_start_ms": round(median(floor.times) * 1000, 1),
+        "help_ms": round(median(help_cmd.times) * 1000, 1) if help_cmd else None,
+        "positions": results,
+    }
+    path.write_text(json.dumps(summary, indent=2) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each command")
@@ -167,83 +248,28 @@ def main(argv: list[str] | None = None) -> int:
     cli = find_cli()
     cli_problem = "not installed" if cli is None else cli_works(cli)
     have_peer = peer_version() != "not installed"
+    floor = Command("python -c pass", [sys.executable, "-c", "pass"])
+    help_cmd = Command("rummikub --help", [cli, "--help"]) if cli and not cli_problem else None
     with tempfile.TemporaryDirectory(prefix="rummikub-cold-") as tmp:
-        cases = positions(Path(tmp))
-        floor = Command("python -c pass", [sys.executable, "-c", "pass"])
-        commands = [floor]
-        help_cmd = None
-        if cli and not cli_problem:
-            help_cmd = Command("rummikub --help", [cli, "--help"])
-            commands.append(help_cmd)
-        per_case = []
-        for label, path, position in cases:
-            ours = (
-                Command(f"rummikub solve {label}", [cli, "solve", str(path)])
-                if cli and not cli_problem
-                else None
-            )
-            lib = Command(
-                f"library one-shot {label}", [sys.executable, "-c", OURS_SCRIPT, str(path)]
-            )
-            peer = (
-                Command(f"peer one-shot {label}", peer_command(position, args.peer_backend))
-                if have_peer
-                else None
-            )
-            per_case.append((label, ours, lib, peer))
-            commands += [c for c in (ours, lib, peer) if c is not None]
+        per_case = case_commands(
+            positions(Path(tmp)),
+            cli if not cli_problem else None,
+            args.peer_backend if have_peer else None,
+        )
+        commands = [floor, *([help_cmd] if help_cmd else [])]
+        commands += [c for _, *runs in per_case for c in runs if c is not None]
         time_all(commands, args.runs)
 
     rows = [["python -c pass", fmt_ms(median(floor.times)), "", "", "", "", ""]]
     if help_cmd is not None:
         rows.append(["rummikub --help", fmt_ms(median(help_cmd.times)), "", "", "", "", ""])
-    results = []
-    for label, ours, lib, peer in per_case:
-        o = median(ours.times) if ours else float("nan")
-        li = median(lib.times)
-        p = median(peer.times) if peer else float("nan")
-        agree = ""
-        if peer and peer.output and lib.output:
-            # the last word: HiGHS prints a banner on stdout before the peer's count
-            agree = "yes" if peer.output.split()[-1:] == lib.output.split()[-1:] else "NO"
-        rows.append(
-            [
-                label,
-                fmt_ms(o),
-                fmt_ms(li),
-                fmt_ms(p),
-                f"{o / p:.2f}" if ours and peer else "-",
-                f"{li / p:.2f}" if peer else "-",
-                agree,
-            ]
-        )
-        results.append(
-            {
-                "position": label,
-                "cli_ms": [round(t * 1000, 1) for t in ours.times] if ours else None,
-                "library_ms": [round(t * 1000, 1) for t in lib.times],
-                "peer_ms": [round(t * 1000, 1) for t in peer.times] if peer else None,
-                "count_agrees": agree,
-            }
-        )
+    done = [case_row(case) for case in per_case]
+    rows += [row for row, _ in done]
     print(
         f"cold-process wall times, median of {args.runs} runs, ms; peer backend {args.peer_backend}"
     )
     print()
-    print(
-        table(
-            rows,
-            [
-                "command / position",
-                "rummikub solve",
-                "library -c",
-                "peer -c",
-                "cli/peer",
-                "lib/peer",
-                "same count",
-            ],
-        )
-    )
+    print(table(rows, HEADERS))
     if cli_problem:
         print(f"\nthe rummikub command was skipped: {cli_problem}")
     if not have_peer:
@@ -252,24 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in errors:
         print(f"\nFAILED {c.label}: {c.error}")
     if args.json:
-        import ortools
-
-        args.json.write_text(
-            json.dumps(
-                {
-                    "python": platform.python_version(),
-                    "ortools": ortools.__version__,  # type: ignore[attr-defined]
-                    "peer": peer_version(),
-                    "runs": args.runs,
-                    "peer_backend": args.peer_backend,
-                    "python_start_ms": round(median(floor.times) * 1000, 1),
-                    "help_ms": round(median(help_cmd.times) * 1000, 1) if help_cmd else None,
-                    "positions": results,
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+        write_json(args.json, args, floor, help_cmd, [record for _, record in done])
     return 1 if errors else 0
 
 

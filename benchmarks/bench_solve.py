@@ -99,97 +99,28 @@ def run(
     return results
 
 
-def report(results: list[ClassResult], backend: str) -> str:
-    """The plain-text tables."""
-    rows = []
-    for r in results:
-        ours, peer = Summary.of(r.ours), Summary.of(r.peer)
-        rows.append(
-            [
-                r.name,
-                f"{min(r.sizes)}-{max(r.sizes)}",
-                str(ours.n),
-                fmt_ms(ours.median),
-                fmt_ms(ours.p95),
-                fmt_ms(ours.p99),
-                fmt_ms(ours.max),
-                fmt_ms(peer.median),
-                fmt_ms(peer.p95),
-                fmt_ms(peer.p99),
-                fmt_ms(peer.max),
-                f"{ours.median / peer.median:.2f}" if peer.n else "-",
-                f"{ours.p95 / peer.p95:.2f}" if peer.n else "-",
-            ]
-        )
-    header = [
-        "class",
-        "in play",
-        "n",
-        "ours med",
-        "p95",
-        "p99",
-        "max",
-        "peer med",
-        "p95",
-        "p99",
-        "max",
-        "med ratio",
-        "p95 ratio",
-    ]
+TIMING_HEADER = ["ours med", "p95", "p99", "max", "peer med", "p95", "p99", "max"]
+RATIO_HEADER = ["med ratio", "p95 ratio"]
+
+
+def timing_cells(ours_times: list[float], peer_times: list[float]) -> list[str]:
+    """Our and the peer's median, p95, p99 and max, then the median and p95 ratios."""
+    ours, peer = Summary.of(ours_times), Summary.of(peer_times)
+    cells = [fmt_ms(x) for x in (ours.median, ours.p95, ours.p99, ours.max)]
+    cells += [fmt_ms(x) for x in (peer.median, peer.p95, peer.p99, peer.max)]
+    cells.append(f"{ours.median / peer.median:.2f}" if peer.n else "-")
+    cells.append(f"{ours.p95 / peer.p95:.2f}" if peer.n else "-")
+    return cells
+
+
+def totals(results: list[ClassResult]) -> list[str]:
+    """Our figures over every position, what was not proved, the disagreements."""
+    total = Summary.of([t for r in results for t in r.ours])
     lines = [
-        "warm solve wall times in ms (ours / peer ratios: lower is better for us); "
-        f"peer backend {backend}",
-        "",
-    ]
-    lines.append(table(rows, header))
-    cpu_rows = []
-    for r in results:
-        ours, peer = Summary.of(r.ours_cpu), Summary.of(r.peer_cpu)
-        cpu_rows.append(
-            [
-                r.name,
-                fmt_ms(ours.median),
-                fmt_ms(ours.p95),
-                fmt_ms(ours.p99),
-                fmt_ms(ours.max),
-                fmt_ms(peer.median),
-                fmt_ms(peer.p95),
-                fmt_ms(peer.p99),
-                fmt_ms(peer.max),
-                f"{ours.median / peer.median:.2f}" if peer.n else "-",
-                f"{ours.p95 / peer.p95:.2f}" if peer.n else "-",
-            ]
-        )
-    lines += [
-        "",
-        "the same solves in process CPU ms (less sensitive to other load on the machine)",
-        "",
-        table(
-            cpu_rows,
-            [
-                "class",
-                "ours med",
-                "p95",
-                "p99",
-                "max",
-                "peer med",
-                "p95",
-                "p99",
-                "max",
-                "med ratio",
-                "p95 ratio",
-            ],
-        ),
-    ]
-    everything = [t for r in results for t in r.ours]
-    total = Summary.of(everything)
-    lines += [
-        "",
         f"ours over all {total.n} positions: median {fmt_ms(total.median)} ms, "
         f"p95 {fmt_ms(total.p95)} ms, p99 {fmt_ms(total.p99)} ms, max {fmt_ms(total.max)} ms",
+        f"ours not proved optimal within the limit: {sum(r.not_optimal for r in results)}",
     ]
-    not_optimal = sum(r.not_optimal for r in results)
-    lines.append(f"ours not proved optimal within the limit: {not_optimal}")
     if any(r.peer for r in results):
         disagreements = [d for r in results for d in r.disagreements]
         checked = sum(len(r.peer) for r in results)
@@ -197,6 +128,28 @@ def report(results: list[ClassResult], backend: str) -> str:
         for position, ours_count, peer_count in disagreements:
             lines.append(f"--- ours places {ours_count}, the peer {peer_count}:")
             lines.append(position.to_text().rstrip())
+    return lines
+
+
+def report(results: list[ClassResult], backend: str) -> str:
+    """The plain-text tables."""
+    wall_rows = [
+        [r.name, f"{min(r.sizes)}-{max(r.sizes)}", str(len(r.ours)), *timing_cells(r.ours, r.peer)]
+        for r in results
+    ]
+    cpu_rows = [[r.name, *timing_cells(r.ours_cpu, r.peer_cpu)] for r in results]
+    lines = [
+        "warm solve wall times in ms (ours / peer ratios: lower is better for us); "
+        f"peer backend {backend}",
+        "",
+        table(wall_rows, ["class", "in play", "n", *TIMING_HEADER, *RATIO_HEADER]),
+        "",
+        "the same solves in process CPU ms (less sensitive to other load on the machine)",
+        "",
+        table(cpu_rows, ["class", *TIMING_HEADER, *RATIO_HEADER]),
+        "",
+        *totals(results),
+    ]
     return "\n".join(lines)
 
 

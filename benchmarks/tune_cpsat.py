@@ -416,79 +416,56 @@ def study(
     return results, formulate_times
 
 
-def report(results: list[ConfigResult], formulate_times: list[float], repeats: int) -> str:
-    """Plain-text tables: overall distribution, per class medians, determinism."""
-    base = next((r for r in results if r.config.name == "current"), results[0])
-    base_summary = Summary.of(base.times)
-    rows = []
-    for r in sorted(results, key=lambda r: Summary.of(r.times).p95):
-        s = Summary.of(r.times)
-        u = Summary.of(r.cpu_times)
-        rows.append(
-            [
-                r.config.name,
-                fmt_ms(s.median),
-                fmt_ms(s.p95),
-                fmt_ms(s.p99),
-                fmt_ms(s.max),
-                fmt_ms(s.mean),
-                fmt_ms(u.median),
-                fmt_ms(u.p95),
-                fmt_ms(u.p99),
-                f"{s.median / base_summary.median:.2f}",
-                f"{s.p95 / base_summary.p95:.2f}",
-                str(r.not_optimal),
-                str(len(r.wrong)),
-                f"{len(r.nondeterministic)}",
-            ]
-        )
-    n = len(base.times)
-    lines = [
-        f"CP-SAT build+solve in ms over {n} positions (first of {repeats} solves each); "
-        f"ratios vs 'current'; cpu = process CPU time (all threads; less sensitive to other "
-        f"load); nondet = positions whose {repeats} solves differed",
-        "",
-        table(
-            rows,
-            [
-                "config",
-                "median",
-                "p95",
-                "p99",
-                "max",
-                "mean",
-                "cpu med",
-                "cpu p95",
-                "cpu p99",
-                "med/cur",
-                "p95/cur",
-                "timeout",
-                "wrong",
-                "nondet",
-            ],
-        ),
+OVERALL_HEADER = [
+    "config",
+    "median",
+    "p95",
+    "p99",
+    "max",
+    "mean",
+    "cpu med",
+    "cpu p95",
+    "cpu p99",
+    "med/cur",
+    "p95/cur",
+    "timeout",
+    "wrong",
+    "nondet",
+]
+
+
+def overall_row(r: ConfigResult, base: Summary) -> list[str]:
+    """One configuration's distribution, its ratios to 'current', its failures."""
+    s = Summary.of(r.times)
+    u = Summary.of(r.cpu_times)
+    return [
+        r.config.name,
+        *(fmt_ms(x) for x in (s.median, s.p95, s.p99, s.max, s.mean)),
+        *(fmt_ms(x) for x in (u.median, u.p95, u.p99)),
+        f"{s.median / base.median:.2f}",
+        f"{s.p95 / base.p95:.2f}",
+        str(r.not_optimal),
+        str(len(r.wrong)),
+        f"{len(r.nondeterministic)}",
     ]
+
+
+def per_class_table(ranked: list[ConfigResult], base: ConfigResult) -> str:
+    """Median/p95 of each configuration in each class of positions."""
     classes = sorted(base.by_class, key=lambda c: (c.startswith("jokers"), len(c), c))
     rows = []
-    for r in sorted(results, key=lambda r: Summary.of(r.times).p95):
+    for r in ranked:
         cells = [r.config.name]
         for c in classes:
             s = Summary.of(r.by_class[c])
             cells.append(f"{fmt_ms(s.median)}/{fmt_ms(s.p95)}")
         rows.append(cells)
-    lines += ["", "per class: median/p95 ms", "", table(rows, ["config", *classes])]
-    f = Summary.of(formulate_times)
-    lines += [
-        "",
-        f"formulate (same for every config): median {fmt_ms(f.median)} ms, "
-        f"p95 {fmt_ms(f.p95)} ms, max {fmt_ms(f.max)} ms",
-    ]
-    build = Summary.of([t - s for t, s in zip(base.times, base.solve_times, strict=True)])
-    lines.append(
-        f"CpModel build within 'current': median {fmt_ms(build.median)} ms, "
-        f"p95 {fmt_ms(build.p95)} ms"
-    )
-    lines += ["", "configurations:"]
+    return table(rows, ["config", *classes])
+
+
+def configuration_lines(results: list[ConfigResult]) -> list[str]:
+    """What each configuration sets."""
+    lines = []
     for r in results:
         extra = [] if r.config.hint else ["no hint"]
         if r.config.proto:
@@ -500,6 +477,35 @@ def report(results: list[ConfigResult], formulate_times: list[float], repeats: i
             f"  {r.config.name}: {params}{'; ' if extra else ''}{', '.join(extra)}"
             f"{'  -- ' + r.config.note if r.config.note else ''}"
         )
+    return lines
+
+
+def report(results: list[ConfigResult], formulate_times: list[float], repeats: int) -> str:
+    """Plain-text tables: overall distribution, per class medians, determinism."""
+    base = next((r for r in results if r.config.name == "current"), results[0])
+    base_summary = Summary.of(base.times)
+    ranked = sorted(results, key=lambda r: Summary.of(r.times).p95)
+    f = Summary.of(formulate_times)
+    build = Summary.of([t - s for t, s in zip(base.times, base.solve_times, strict=True)])
+    lines = [
+        f"CP-SAT build+solve in ms over {len(base.times)} positions (first of {repeats} solves "
+        f"each); ratios vs 'current'; cpu = process CPU time (all threads; less sensitive to "
+        f"other load); nondet = positions whose {repeats} solves differed",
+        "",
+        table([overall_row(r, base_summary) for r in ranked], OVERALL_HEADER),
+        "",
+        "per class: median/p95 ms",
+        "",
+        per_class_table(ranked, base),
+        "",
+        f"formulate (same for every config): median {fmt_ms(f.median)} ms, "
+        f"p95 {fmt_ms(f.p95)} ms, max {fmt_ms(f.max)} ms",
+        f"CpModel build within 'current': median {fmt_ms(build.median)} ms, "
+        f"p95 {fmt_ms(build.p95)} ms",
+        "",
+        "configurations:",
+        *configuration_lines(results),
+    ]
     return "\n".join(lines)
 
 
