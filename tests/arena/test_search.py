@@ -11,7 +11,7 @@ from player_views import view
 
 from rummikub.arena import make_player
 from rummikub.arena.planner import Planner, unseen_tiles
-from rummikub.arena.search import Search, SearchParams, _Deal
+from rummikub.arena.search import Search, SearchParams, _Deal, choose
 from rummikub.game import RoundState, Turn, play_game
 from rummikub.models import Tile
 from rummikub.models.validation import move_problems
@@ -92,3 +92,29 @@ def test_search_games_replay_exactly_and_every_move_is_legal() -> None:
 
 def test_search_is_a_strategy_of_the_arena() -> None:
     assert isinstance(make_player("search"), Search)
+
+
+@pytest.mark.parametrize(
+    ("worths", "expected"),
+    [
+        # The best of several means over four deals is mostly luck: a lead of 0.25 or 0.5
+        # on differences that go both ways is no reason to leave the planner's choice.
+        ([[1, 0, 1, 0], [1, 1, 1, 0], [0, 1, 1, 1]], 0),
+        ([[1, 0, 1, 0], [1, 0, 1, 1]], 0),
+        # A candidate that wins on every deal where the default loses is taken.
+        ([[0, 0, 0, 0], [1, 1, 1, 1], [1, 1, 0, 1]], 1),
+        # Of several that pass the test, the best mean.
+        ([[0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1], [1, 1, 1, 1, 1, 1]], 2),
+        # A gain below the margin is ignored, however consistent.
+        ([[0.5, 0.5, 0.5], [0.55, 0.55, 0.55]], 0),
+        # One deal cannot show a difference.
+        ([[0], [1]], 0),
+    ],
+)
+def test_a_candidate_replaces_the_default_only_on_a_clear_gain(
+    worths: list[list[float]], expected: int
+) -> None:
+    assert choose(worths, 0, SearchParams()) == expected
+    # The default need not come first: the same rows in reverse order.
+    last = len(worths) - 1
+    assert choose(worths[::-1], last, SearchParams()) == last - expected
