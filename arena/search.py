@@ -148,7 +148,7 @@ class Search:
     def _best(
         self, view: PlayerView, options: list[Candidate], default: Candidate, passes: int
     ) -> Candidate:
-        """The candidate with the best mean worth over the rollouts (see the module)."""
+        """The candidate :func:`choose` picks from their worths over the rollouts."""
         params = self.params
         rng = random.Random(f"search:{view.seed}:{view.round}:{view.turn}")
         worths: list[list[float]] = [[] for _ in options]
@@ -204,11 +204,13 @@ def choose(worths: Sequence[Sequence[float]], default: int, params: SearchParams
     the default unless another gains at least ``margin`` on average and ``z`` standard
     errors of the paired differences; of those, the best mean."""
     base = worths[default]
+    if len(base) < 2:  # one deal cannot show a difference
+        return default
     best, best_gain = default, 0.0
     for i, row in enumerate(worths):
-        diffs = [w - b for w, b in zip(row, base, strict=True)]
-        if i == default or len(diffs) < 2:
+        if i == default:
             continue
+        diffs = [w - b for w, b in zip(row, base, strict=True)]
         gain = statistics.fmean(diffs)
         error = statistics.stdev(diffs) / math.sqrt(len(diffs))
         if gain >= params.margin and gain >= params.z * error and gain > best_gain:
