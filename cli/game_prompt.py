@@ -113,9 +113,11 @@ def _run_line(ctx: click.Context, line: str) -> bool:
     session = ctx.command  # the game's command group, whose callback runs this prompt
     if not isinstance(session, click.Group):
         raise TypeError("the prompt runs inside a game's command group")
-    interrupt.next_line()
     try:
-        with session.make_context(game_name(ctx), args, parent=ctx.parent) as sub:
+        with (
+            interrupt.running_line(),
+            session.make_context(game_name(ctx), args, parent=ctx.parent) as sub,
+        ):
             session.invoke(sub)
     except KeyboardInterrupt:  # Ctrl-C between the command's own guards: the same
         interrupt.announce()

@@ -12,7 +12,13 @@ process), and a watcher thread waits for it. On Ctrl-C the watcher
 1. prints ``interrupted`` on stderr (once);
 2. ends every worker process this process started (SIGTERM, then SIGKILL);
 3. raises KeyboardInterrupt in the main thread, by a signal of its own (SIGUSR1) that
-   wakes a thread waiting for results; a solve running in the main thread returns first;
+   wakes a thread waiting for results; a solve running in the main thread returns first.
+   The signal is sent again until it is taken: its handler lets it pass while the main
+   thread is inside multiprocessing's own code, where an exception between two steps
+   loses a worker (one reaped by ``waitpid`` but never marked ended stays "alive" to its
+   pool, whose shutdown then waits for it forever). At the prompt it is sent until the
+   line it was for (:func:`running_line`) has ended and taken only in that line, so it
+   never ends the prompt itself; a Ctrl-C between lines is forgotten;
 4. outside the prompt, ends the process (exit status 130) when the command has not
    stopped within :data:`GRACE` seconds (a solve in the main thread runs to its limit).
 
@@ -22,15 +28,18 @@ masked (Windows), Python's KeyboardInterrupt does what it can.
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
 GRACE = 2.0  # seconds a command has to stop after Ctrl-C before the process ends
+_RESEND = 0.02  # seconds between signals to the main thread until it raises
 EXIT_STATUS = 130  # 128 + SIGINT, as a shell reports a process ended by Ctrl-C
 _POLL = 0.2  # seconds between the watcher's looks at whether the command has ended
 
@@ -41,6 +50,10 @@ class _State:
     depth = 0  # nested interruptible() blocks (a prompt's lines run inside the prompt's)
     prompt = 0  # nested at_prompt() blocks: Ctrl-C returns to the prompt, never exits
     requested = threading.Event()  # Ctrl-C seen since the block (or the prompt's line) began
+    raising = threading.Event()  # KeyboardInterrupt wanted in the main thread, not yet raised
+    target: int | None = None  # ... in this line of the prompt (None: outside the prompt)
+    line: int | None = None  # the prompt's line running (at the prompt, only a line is interrupted)
+    lines = 0  # the prompt's lines begun
     announced = False  # "interrupted" already printed for it
     done = threading.Event()  # the outermost block has ended
     watcher: threading.Thread | None = None
@@ -83,7 +96,55 @@ def end_workers(wait: float = 1.0) -> None:
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    if not _State.raising.is_set() or _State.done.is_set() or _State.target != _State.line:
+        return  # raised already, the block has ended, or the line it was for has
+    if _in_worker_bookkeeping(frame):
+        return  # not here: the watcher sends the signal again
+    _State.raising.clear()
     raise KeyboardInterrupt
+
+
+def _bookkeeping_files() -> tuple[str, ...]:
+    """Where the code that starts, reaps and counts worker processes lives (once imported)."""
+    files = []
+    for name in ("multiprocessing", "concurrent.futures.process"):
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if path:
+            files.append(os.path.dirname(path) + os.sep if name == "multiprocessing" else path)
+    return tuple(files)
+
+
+def _in_worker_bookkeeping(frame: FrameType | None) -> bool:
+    """Whether the thread of ``frame`` is inside multiprocessing's code or the process pool's."""
+    files = _bookkeeping_files()
+    while frame is not None and files:
+        if frame.f_code.co_filename.startswith(files):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _interrupt_main(main: int, deadline: float, line: int | None = None) -> None:
+    """Signal the main thread until its handler has raised KeyboardInterrupt (no later than
+    ``deadline`` on the monotonic clock, and no longer than the block, or at the prompt the
+    ``line``, runs); a second Ctrl-C meanwhile ends the process, outside the prompt."""
+    _State.target = line
+    _State.raising.set()
+    while (
+        _State.raising.is_set()
+        and not _State.done.is_set()
+        and _State.line == line
+        and time.monotonic() < deadline
+    ):
+        signal.pthread_kill(main, signal.SIGUSR1)
+        if _ctrl_c_within(_RESEND) and line is None:
+            os._exit(EXIT_STATUS)  # a second Ctrl-C: the user will not wait
+
+
+def _ctrl_c_within(seconds: float) -> bool:
+    """Whether Ctrl-C comes within ``seconds`` (the watcher's thread waits for it)."""
+    return signal.sigtimedwait({signal.SIGINT}, seconds) is not None
 
 
 def _on_ctrl_c(main: int) -> None:
@@ -93,12 +154,23 @@ def _on_ctrl_c(main: int) -> None:
     if again and not _State.prompt:
         announce()
         os._exit(EXIT_STATUS)  # a second Ctrl-C: the user will not wait
+    line = _State.line
+    if _State.prompt and line is None:
+        return  # between the prompt's lines: nothing runs to interrupt
     announce()
     end_workers()
-    signal.pthread_kill(main, signal.SIGUSR1)
-    if not _State.prompt and not _State.done.wait(GRACE):
-        sys.stdout.flush()
-        os._exit(EXIT_STATUS)
+    if _State.prompt:
+        # The line is interrupted however long the main thread stays inside multiprocessing
+        # (a loaded machine can keep it there past GRACE): nothing else would stop it.
+        _interrupt_main(main, math.inf, line)
+        return
+    deadline = time.monotonic() + GRACE
+    _interrupt_main(main, deadline)
+    while not _State.done.is_set():
+        left = deadline - time.monotonic()
+        if left <= 0 or _ctrl_c_within(min(left, _POLL)):
+            sys.stdout.flush()
+            os._exit(EXIT_STATUS)  # not stopped in time, or a second Ctrl-C
 
 
 def _watch(main: int) -> None:
@@ -130,7 +202,8 @@ def interruptible() -> Iterator[None]:
     try:
         yield
     finally:
-        _State.done.set()
+        _State.done.set()  # first: from here on a late signal raises nothing
+        _State.raising.clear()
         _State.watcher.join()
         _State.depth = 0
         while signal.sigtimedwait({signal.SIGINT}, 0) is not None:
@@ -151,9 +224,20 @@ def at_prompt() -> Iterator[None]:
         yield
     finally:
         _State.prompt -= 1
+        _State.raising.clear()
 
 
-def next_line() -> None:
-    """A new line of the prompt begins: a Ctrl-C before it is forgotten."""
+@contextmanager
+def running_line() -> Iterator[None]:
+    """A line of the prompt runs: a Ctrl-C before it is forgotten, and one that comes as it
+    ends raises nothing once it has ended."""
     _State.requested.clear()
+    _State.raising.clear()
     _State.announced = False
+    _State.lines += 1
+    _State.line = _State.lines
+    try:
+        yield
+    finally:
+        _State.line = None
+        _State.raising.clear()
