@@ -14,11 +14,12 @@ process), and a watcher thread waits for it. On Ctrl-C the watcher
 3. raises KeyboardInterrupt in the main thread, by a signal of its own (SIGUSR1) that
    wakes a thread waiting for results; a solve running in the main thread returns first.
    The signal is sent again until it is taken: its handler lets it pass while the main
-   thread is inside multiprocessing's own code, where an exception between two steps
-   loses a worker (one reaped by ``waitpid`` but never marked ended stays "alive" to its
-   pool, whose shutdown then waits for it forever). At the prompt it is sent until the
-   line it was for (:func:`running_line`) has ended and taken only in that line, so it
-   never ends the prompt itself; a Ctrl-C between lines is forgotten;
+   thread is inside an import (where it was lost) or multiprocessing's own code, where
+   an exception between two steps loses a worker (one reaped by ``waitpid`` but never
+   marked ended stays "alive" to its pool, whose shutdown then waits for it forever).
+   At the prompt it is sent until the line it was for (:func:`running_line`) has ended
+   and taken only in that line, so it never ends the prompt itself; a Ctrl-C between
+   lines is forgotten;
 4. outside the prompt, ends the process (exit status 130) when the command has not
    stopped within :data:`GRACE` seconds (a solve in the main thread runs to its limit).
 
@@ -98,15 +99,21 @@ def end_workers(wait: float = 1.0) -> None:
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     if not _State.raising.is_set() or _State.done.is_set() or _State.target != _State.line:
         return  # raised already, the block has ended, or the line it was for has
-    if _in_worker_bookkeeping(frame):
+    if _in_unsafe_code(frame):
         return  # not here: the watcher sends the signal again
     _State.raising.clear()
     raise KeyboardInterrupt
 
 
-def _bookkeeping_files() -> tuple[str, ...]:
-    """Where the code that starts, reaps and counts worker processes lives (once imported)."""
-    files = []
+# An import: a KeyboardInterrupt raised there was lost (the line ran on to its end in a
+# stress loop; module code may catch everything), and leaves a module half run.
+_IMPORT_MACHINERY = "<frozen importlib."
+
+
+def _unsafe_files() -> tuple[str, ...]:
+    """Where the main thread must not be interrupted: imports, and the code that starts,
+    reaps and counts worker processes (once imported)."""
+    files = [_IMPORT_MACHINERY]
     for name in ("multiprocessing", "concurrent.futures.process"):
         module = sys.modules.get(name)
         path = getattr(module, "__file__", None)
@@ -115,10 +122,11 @@ def _bookkeeping_files() -> tuple[str, ...]:
     return tuple(files)
 
 
-def _in_worker_bookkeeping(frame: FrameType | None) -> bool:
-    """Whether the thread of ``frame`` is inside multiprocessing's code or the process pool's."""
-    files = _bookkeeping_files()
-    while frame is not None and files:
+def _in_unsafe_code(frame: FrameType | None) -> bool:
+    """Whether the thread of ``frame`` is inside an import, multiprocessing's code or the
+    process pool's."""
+    files = _unsafe_files()
+    while frame is not None:
         if frame.f_code.co_filename.startswith(files):
             return True
         frame = frame.f_back

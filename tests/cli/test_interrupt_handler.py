@@ -1,6 +1,6 @@
-"""The main thread's Ctrl-C handler: it raises once per Ctrl-C, and never inside the code
-that starts, reaps and counts worker processes (an exception there loses a worker's exit,
-and the process pool's shutdown waits for that worker forever)."""
+"""The main thread's Ctrl-C handler: it raises once per Ctrl-C, and never inside an import
+or the code that starts, reaps and counts worker processes (an exception there loses a
+worker's exit, and the process pool's shutdown waits for that worker forever)."""
 
 from __future__ import annotations
 
@@ -34,8 +34,10 @@ def wanted() -> Iterator[None]:
     """A Ctrl-C that the watcher wants raised in the main thread, in a block that runs."""
     ended = interrupt._State.done.is_set()
     interrupt._State.done.clear()
+    interrupt._State.target = None  # outside the prompt
     interrupt._State.raising.set()
     yield
+    interrupt._State.target = None
     interrupt._State.raising.clear()
     interrupt._State.requested.clear()
     interrupt._State.announced = False
@@ -58,12 +60,13 @@ def test_nothing_is_raised_when_no_ctrl_c_is_wanted() -> None:
     [
         os.path.join(os.path.dirname(multiprocessing.__file__), "popen_fork.py"),
         concurrent.futures.process.__file__,
+        "<frozen importlib._bootstrap>",
     ],
-    ids=["multiprocessing", "process pool"],
+    ids=["multiprocessing", "process pool", "import"],
 )
-def test_it_waits_while_worker_processes_are_managed(wanted: None, path: str) -> None:
+def test_it_waits_in_imports_and_in_worker_bookkeeping(wanted: None, path: str) -> None:
     frame = _frame_in(path)
-    assert interrupt._in_worker_bookkeeping(frame)
+    assert interrupt._in_unsafe_code(frame)
     interrupt._raise_interrupt(signal.SIGUSR1, frame)  # not now: the watcher sends again
     assert interrupt._State.raising.is_set()
     with pytest.raises(KeyboardInterrupt):
@@ -94,7 +97,6 @@ def test_at_the_prompt_only_a_running_line_is_interrupted(
             interrupt._State.raising.set()
             interrupt._raise_interrupt(signal.SIGUSR1, sys._getframe())
         assert not interrupt._State.raising.is_set()
-    interrupt._State.target = None
 
 
 def test_at_the_prompt_a_line_long_inside_multiprocessing_is_still_interrupted(
