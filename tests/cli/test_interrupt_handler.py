@@ -20,11 +20,16 @@ import pytest
 from rummikub.cli import interrupt
 
 
+def _run_as_if_in(path: str, source: str, **names: object) -> dict[str, object]:
+    """Run ``source`` as code of the file ``path`` (a library's, to the handler); its names."""
+    namespace = dict(names)
+    exec(compile(source, path, "exec"), namespace)
+    return namespace
+
+
 def _frame_in(path: str) -> FrameType:
     """A frame whose code says it lives in ``path`` (as a library's function does)."""
-    namespace: dict[str, object] = {"sys": sys}
-    exec(compile("frame = sys._getframe()", path, "exec"), namespace)
-    frame = namespace["frame"]
+    frame = _run_as_if_in(path, "frame = sys._getframe()", sys=sys)["frame"]
     assert isinstance(frame, FrameType)
     return frame
 
@@ -107,10 +112,8 @@ def test_at_the_prompt_a_line_long_inside_multiprocessing_is_still_interrupted(
     monkeypatch.setattr(interrupt, "GRACE", 0.05)
     monkeypatch.setattr(interrupt, "end_workers", lambda: None)
     bookkeeping = os.path.join(os.path.dirname(multiprocessing.__file__), "popen_spawn_posix.py")
-    namespace: dict[str, object] = {"time": time}
     source = "def start(watcher):\n    watcher.start()\n    time.sleep(0.5)"
-    exec(compile(source, bookkeeping, "exec"), namespace)
-    start = namespace["start"]
+    start = _run_as_if_in(bookkeeping, source, time=time)["start"]
     assert callable(start)
     previous = signal.signal(signal.SIGUSR1, interrupt._raise_interrupt)
     watcher = threading.Thread(target=interrupt._on_ctrl_c, args=(threading.get_ident(),))
