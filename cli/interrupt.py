@@ -232,6 +232,7 @@ def at_prompt() -> Iterator[None]:
         yield
     finally:
         _State.prompt -= 1
+        _State.raising.clear()
 
 
 @contextmanager
@@ -239,10 +240,12 @@ def running_line() -> Iterator[None]:
     """A line of the prompt runs: a Ctrl-C before it is forgotten, and one that comes as it
     ends raises nothing once it has ended."""
     _State.requested.clear()
+    _State.raising.clear()
     _State.announced = False
     _State.lines += 1
     _State.line = _State.lines
     try:
         yield
     finally:
-        _State.line = None  # a signal still meant for this line is now refused
+        _State.line = None
+        _State.raising.clear()
