@@ -273,9 +273,9 @@ class Meld:
     def readings(self, rules: RuleSet = STANDARD) -> list[Reading]:
         """Every legal reading under the rules that fits the declared joker meanings."""
         found = readings(self.tiles, rules)
-        stated = Counter(d for d in self.declared if d is not None)
-        if not stated:
+        if not self.declared:  # (all None is stored as ()) the common case: no Counter
             return found
+        stated = Counter(d for d in self.declared if d is not None)
         return [
             r
             for r in found

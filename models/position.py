@@ -86,14 +86,16 @@ class Position:
             meld.check(rules, where=f"table meld {i}")
         for tile in self.rack:
             rules.check_tile(tile, "on the rack")
-        total = self.table_counts() + self.rack_counts()
-        for tile, count in sorted(total.items(), key=lambda kv: kv[0].sort_key()):
-            allowed = rules.copies_of(tile)
-            if count > allowed:
-                name = "jokers" if tile.is_joker else f"copies of {tile}"
-                raise IllegalPositionError(
-                    f"{count} {name} on table and rack together; the game has only {allowed}"
-                )
+        total = self.table_counts()
+        total.update(self.rack)
+        too_many = [tile for tile, count in total.items() if count > rules.copies_of(tile)]
+        if too_many:  # the first in tile order, as a person reads the position
+            tile = min(too_many, key=Tile.sort_key)
+            name = "jokers" if tile.is_joker else f"copies of {tile}"
+            raise IllegalPositionError(
+                f"{total[tile]} {name} on table and rack together; "
+                f"the game has only {rules.copies_of(tile)}"
+            )
 
     def to_text(self) -> str:
         """The position in the text format (one meld per line under ``table:``), with a

@@ -410,6 +410,8 @@ class _Reader:
         if self.anywhere:  # after the hosts' jokers: those have their places there
             hosts_last = sorted(self.built, key=lambda d: id(d) in self.real_in)
             _lay_anywhere(self.own, hosts_last, self.survived, self.keep_real, self.position.table)
+        if not +wild:  # no joker stands in (most solutions): nothing to lay
+            return
         for draft in self.built:
             for tile in [t for t, k in wild.items() if k > 0]:
                 skip = self.keep_real.get(id(draft))  # host rack tiles, tiles beside jokers
@@ -436,7 +438,7 @@ class _Reader:
     def table(self) -> tuple[NewMeld, ...]:
         """The new melds, each tile marked as from the rack or not, with their origins."""
         built = _merge_runs(self.built, self.rules.max_jokers_per_set, self.rules.numbers)
-        built.sort(key=lambda d: [t.sort_key() for t in sorted(d.tiles, key=Tile.sort_key)])
+        built.sort(key=lambda d: sorted([t.sort_key() for t in d.tiles]))
         moved = [  # the tiles of melds that do not survive: what new melds are built from
             t
             for m, meld in enumerate(self.position.table)

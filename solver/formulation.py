@@ -91,7 +91,8 @@ class TilePool:
         table = Counter(
             () if position.initial else (rules.index(t) for t in position.table_tiles())
         )
-        available = rack + table
+        available = rack.copy()  # rack + table, in the same order, without Counter.__add__
+        available.update(table)
         meanings = {}
         if rules.joker_rule is not JokerRule.FREE and table[joker] > 0:
             # A table joker is the tile it stands for (one of its meanings) unless freed:

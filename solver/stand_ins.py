@@ -73,8 +73,10 @@ class StandIns(Extension):
     def standing_in(self, rules: RuleSet, values: tuple[int, ...]) -> Counter[Tile]:
         """Tiles of the solution's sets and kept melds that are jokers standing in."""
         wild = Counter[Tile]()
+        types = rules.tile_types
         for var, t in self.of_tile.items():
-            wild[rules.tile_types[t]] += values[var]
+            if values[var]:  # most stand-ins are unused: no zero entries to walk later
+                wild[types[t]] += values[var]
         return wild
 
     def filled_slots(self, rules: RuleSet, values: tuple[int, ...]) -> list[tuple[int, Tile]]:
