@@ -9,11 +9,20 @@ between candidates is not the luck of the deal):
 * a deal gives each opponent as many unseen tiles as its rack holds and leaves the rest,
   shuffled, as the pool: what the player knows is its rack, the table, the rack sizes, the
   pool size, and (from the rack sizes it has watched change) which opponents have opened;
-* the candidate is made, then every player, this one included, plays the rollout policy
-  (the ``planner`` by default) to the end of the round, each move checked by the game
-  engine as in any game;
-* a play-out is worth the share of the other players this one finishes above (the winner
-  first, then by round score): 1 for a win; in a two-player game, the win itself.
+* the candidate is made, then every player plays to the end of the round, each move
+  checked by the game engine as in any game: the player itself the ``planner``, and its
+  opponent the ``planner`` too in a two-player game, but at a larger table every opponent
+  ``max-tiles`` (or everyone a given ``rollout`` policy);
+* a play-out is worth 1 for a win, else ``place_weight`` (a quarter) times the share of
+  the other players this one finishes above (the winner first, then by round score); in
+  a two-player game, the win itself.
+
+The last two choices come from four-player tournaments against the planner
+(``benchmarks/README.md``): with planners for opponents and the share counted in full, the
+search shed tiles to finish above others on points, won rounds half as often as the
+planner and lost to it (Elo -26); opponents who play every tile they can, and a play-out
+worth the win first, brought it level (Elo +5 [-11, +21]) with the best mean score at the
+table. Each alone did not (-4 and -47).
 
 It keeps the planner's own choice unless another candidate beats it, deal by deal, by at
 least ``margin`` on average and by ``z`` standard errors of those paired differences; of
@@ -43,6 +52,7 @@ from rummikub.arena.planner import (
     candidates,
     unseen_tiles,
 )
+from rummikub.arena.solver_player import SolverPlayer
 from rummikub.game.protocol import Player, PlayerView, Reply
 from rummikub.game.rounds import RoundState, play_round
 from rummikub.game.scoring import blocked_winner, round_scores
@@ -58,6 +68,7 @@ class SearchParams:
     max_deals: int = 16
     margin: float = 0.1  # mean worth a candidate must gain over the planner's choice
     z: float = 2.0  # ... and in standard errors of its paired differences, deal by deal
+    place_weight: float = 0.25  # a play-out it does not win: this times the share it beats
 
 
 @dataclass
@@ -100,14 +111,15 @@ class _Watch:
         return count
 
 
-def _worth(scores: Sequence[int], winner: int, seat: int) -> float:
-    """The share of the other players ``seat`` finishes above (winner first, then score)."""
+def _worth(scores: Sequence[int], winner: int, seat: int, place_weight: float) -> float:
+    """1 for a win, else ``place_weight`` times the share of the other players ``seat``
+    finishes above (winner first, then score)."""
     others = [s for s in range(len(scores)) if s != seat]
     if seat == winner:
         return 1.0
     above = sum(1 for s in others if s != winner and scores[seat] > scores[s])
     ties = sum(1 for s in others if s != winner and scores[seat] == scores[s])
-    return (above + ties / 2) / len(others)
+    return place_weight * (above + ties / 2) / len(others)
 
 
 class Search:
@@ -123,8 +135,8 @@ class Search:
     ) -> None:
         self.params = params or SearchParams()
         self.work_limit = work_limit
-        # The policy every player follows in the play-outs: a new player per play-out.
-        self.rollout = rollout or (lambda: Planner(work_limit=work_limit))
+        # A policy every player follows in the play-outs, when given: a new player each.
+        self.rollout = rollout
         self.planner = Planner(work_limit=work_limit)
         self.watch = _Watch()
         self.searched = self.deals = self.rollout_turns = 0
@@ -192,11 +204,20 @@ class Search:
             view.rules, pool, racks, table, opened, (seat + 1) % n, view.turn + 1, passes
         )
         if passes >= n:  # everyone passed in a row: the round is blocked now
-            return _blocked_worth(state, seat), 0
-        players: list[Player] = [self.rollout() for _ in range(n)]
+            return _blocked_worth(state, seat, self.params.place_weight), 0
+        players = [self._policy(s, seat, n) for s in range(n)]
         names = [f"p{s}" for s in range(n)]
         result = play_round(state, players, names, seeds=seeds)
-        return _worth(result.scores, result.winner, seat), state.turn - view.turn - 1
+        worth = _worth(result.scores, result.winner, seat, self.params.place_weight)
+        return worth, state.turn - view.turn - 1
+
+    def _policy(self, s: int, seat: int, players: int) -> Player:
+        """A fresh player for seat ``s`` of a play-out searched from ``seat``."""
+        if self.rollout is not None:
+            return self.rollout()
+        if s == seat or players == 2:
+            return Planner(work_limit=self.work_limit)
+        return SolverPlayer("tiles", time_limit=self.work_limit)
 
 
 def choose(worths: Sequence[Sequence[float]], default: int, params: SearchParams) -> int:
@@ -218,11 +239,11 @@ def choose(worths: Sequence[Sequence[float]], default: int, params: SearchParams
     return best
 
 
-def _blocked_worth(state: RoundState, seat: int) -> float:
+def _blocked_worth(state: RoundState, seat: int, place_weight: float) -> float:
     """The worth of a round that ends blocked in this state."""
     racks = tuple(tuple(r) for r in state.racks)
     winner = blocked_winner(state.racks, state.rules)
-    return _worth(round_scores(racks, winner, state.rules), winner, seat)
+    return _worth(round_scores(racks, winner, state.rules), winner, seat, place_weight)
 
 
 @dataclass(frozen=True)

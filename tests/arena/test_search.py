@@ -11,7 +11,8 @@ from player_views import view
 
 from rummikub.arena import make_player
 from rummikub.arena.planner import Planner, unseen_tiles
-from rummikub.arena.search import Search, SearchParams, _Deal, choose
+from rummikub.arena.players import SolverPlayer
+from rummikub.arena.search import Search, SearchParams, _Deal, _worth, choose
 from rummikub.game import RoundState, Turn, play_game
 from rummikub.models import Tile
 from rummikub.models.validation import move_problems
@@ -118,3 +119,24 @@ def test_a_candidate_replaces_the_default_only_on_a_clear_gain(
     # The default need not come first: the same rows in reverse order.
     last = len(worths) - 1
     assert choose(worths[::-1], last, SearchParams()) == last - expected
+
+
+def test_a_play_out_is_worth_a_win_first_then_a_weighted_share_of_the_places() -> None:
+    # Seat 0 wins: 1 whatever the weight.
+    assert _worth([30, -10, -5, -20], 0, 0, 0.25) == 1.0
+    # Seat 2 does not win and finishes above seats 1 and 3: two thirds of the others,
+    # weighted (the winner is above everyone).
+    assert _worth([30, -10, -5, -20], 0, 2, 0.25) == pytest.approx(0.25 * 2 / 3)
+    # A tie counts half: seats 1 and 3 level, both above nobody else.
+    assert _worth([30, -10, -5, -10], 0, 1, 1.0) == pytest.approx(0.5 / 3)
+    # Two players: losing is worth nothing at any weight.
+    assert _worth([-10, 10], 1, 0, 0.25) == _worth([-10, 10], 1, 0, 1.0) == 0.0
+
+
+def test_play_outs_model_opponents_as_max_tiles_at_a_larger_table() -> None:
+    search = Search()
+    assert isinstance(search._policy(1, 1, 4), Planner)  # itself
+    assert all(isinstance(search._policy(s, 1, 4), SolverPlayer) for s in (0, 2, 3))
+    assert all(isinstance(search._policy(s, 0, 2), Planner) for s in (0, 1))  # two players
+    given = Search(rollout=lambda: SolverPlayer("value"))
+    assert all(isinstance(given._policy(s, 0, 4), SolverPlayer) for s in range(4))
