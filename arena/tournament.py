@@ -15,7 +15,7 @@ import hashlib
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -292,6 +292,20 @@ class TournamentResult:
     sprt_llr: float | None = None
     sprt_decision: str | None = None
     seconds: float = 0.0
+    interrupted: bool = False  # stopped (Ctrl-C) before the games asked for were played
+
+    @classmethod
+    def of(cls, config: TournamentConfig, games: Iterable[GameSummary] = ()) -> TournamentResult:
+        """The statistics of these finished games (none: an empty tournament)."""
+        labels = config.labels
+        result = cls(
+            config,
+            [EntrantStats(name) for name in labels],
+            [PairStats(a, b) for a, b in itertools.combinations(range(len(labels)), 2)],
+        )
+        for game in games:
+            result.add(game)
+        return result
 
     @property
     def games(self) -> int:
@@ -404,6 +418,7 @@ class TournamentResult:
                 sum(g.first == g.winner for g in self.summaries) / n if n else 0.0
             ),
             "sprt": self.sprt_json(),
+            "interrupted": self.interrupted,
         }
         if timing:
             solves = sum(e.solves for e in self.entrants)
@@ -419,7 +434,8 @@ class TournamentResult:
         return out
 
 
-Progress = Callable[[GameSummary], None]
+# Called after each game with the tournament so far (its newest game last).
+Progress = Callable[["TournamentResult"], None]
 
 
 def _chunks(tasks: Iterator[GameTask], size: int) -> Iterator[list[GameTask]]:
@@ -437,12 +453,7 @@ def run_tournament(
     ray_address: str | None = None,
 ) -> TournamentResult:
     """Play the tournament (stopping early if its SPRT decides) and return the statistics."""
-    labels = config.labels
-    result = TournamentResult(
-        config,
-        [EntrantStats(name) for name in labels],
-        [PairStats(a, b) for a, b in itertools.combinations(range(len(labels)), 2)],
-    )
+    result = TournamentResult.of(config)
     if chunk is None:
         chunk = 1 if config.sprt else max(1, min(8, config.games // (16 * jobs)))
     started = time.perf_counter()
@@ -457,8 +468,9 @@ def run_tournament(
         for summaries in results:
             for summary in summaries:
                 result.add(summary)
+                result.seconds = time.perf_counter() - started
                 if progress is not None:
-                    progress(summary)
+                    progress(result)
                 if result.sprt_decision is not None:
                     break
             if result.sprt_decision is not None:

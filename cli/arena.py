@@ -6,15 +6,18 @@ so ``rummikub --help`` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import math
 import os
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from rummikub.cli import interrupt
+from rummikub.cli.arena_watch import TournamentWatch, elo_text, log_to_stderr
+from rummikub.cli.errors import check_writable
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.options import (
@@ -63,12 +66,6 @@ def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def _elo(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{round(value):+d}"
-
-
 def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
     """The human-readable report: the standings table, head to head, SPRT, figures."""
     data = result.to_json()
@@ -82,11 +79,14 @@ def render_text(result: TournamentResult, jobs: int, executor: str) -> str:
         + f"; schedule cycle {cycle} games (every seat order)",
         f"rules: {rules_line(config.game.rules)}",
     ]
+    if result.interrupted:
+        played = f"{data['games']} of {config.games} games"
+        lines.append(f"interrupted after {played}: the figures below are for those")
     if data["games"] % cycle:
         lines.append(f"note: {data['games']} is not a multiple of {cycle}: seats are unbalanced")
     lines += ["", *_standings(data, bool(config.game.target)), "", *_head_to_head(result)]
     if data["sprt"] is not None:
-        lines += ["", _sprt_line(data["sprt"])]
+        lines += ["", _sprt_line(data["sprt"], result.interrupted)]
     timing = data["timing"]
     lines += [
         "",
@@ -136,19 +136,19 @@ def _head_to_head(result: TournamentResult) -> list[str]:
         a, b = result.entrants[pair.a].name, result.entrants[pair.b].name
         lines.append(
             f"  {a} vs {b}: +{pair.wins} ={pair.draws} -{pair.losses}"
-            f"  score {_percent(estimate.score)}  Elo {_elo(estimate.elo)}"
-            f" [{_elo(low)}, {_elo(high)}]"
+            f"  score {_percent(estimate.score)}  Elo {elo_text(estimate.elo)}"
+            f" [{elo_text(low)}, {elo_text(high)}]"
         )
     return lines
 
 
-def _sprt_line(sprt: dict[str, Any]) -> str:
+def _sprt_line(sprt: dict[str, Any], interrupted: bool = False) -> str:
     """The SPRT's bounds, its log-likelihood ratio and its decision."""
     verdict = {
         "H1": f"H1 accepted: {sprt['a']} is stronger by >= {sprt['elo1']:g} Elo",
         "H0": f"H0 accepted: {sprt['a']} is not stronger by {sprt['elo1']:g} Elo"
         + (f" ({sprt['stronger']} is stronger)" if sprt["stronger"] else ""),
-        None: "no decision yet (game limit reached)",
+        None: f"no decision yet ({'interrupted' if interrupted else 'game limit reached'})",
     }[sprt["decision"]]
     return (
         f"SPRT {sprt['a']} vs {sprt['b']} elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}"
@@ -399,12 +399,17 @@ def arena(
         sprt=Sprt(*bounds, alpha=sprt_alpha, beta=sprt_beta) if bounds else None,
         record=record_path is not None,
     )
-    result = _play(config, executor, jobs, ray_address, progress)
-    _write_files(result, record_path, json_file, csv_path, games_csv, plot_path)
-    if as_json:
-        click.echo(json.dumps(result.to_json()))
-    else:
-        click.echo(render_text(result, jobs, executor))
+    outputs = {"--json-file": json_file, "--csv": csv_path, "--games-csv": games_csv}
+    outputs |= {"--plot": plot_path, "--record": record_path}
+    for option, path in outputs.items():
+        if path is not None:  # a bad path is said now, not after the games
+            check_writable(path, option)
+    with _record_file(record_path) as record:
+        result = _play(config, executor, jobs, ray_address, progress, record)
+    _write_files(result, json_file, csv_path, games_csv, plot_path)
+    click.echo(json.dumps(result.to_json()) if as_json else render_text(result, jobs, executor))
+    if result.interrupted:
+        raise KeyboardInterrupt  # exit status 130, as for any command stopped by Ctrl-C
 
 
 def _player_specs(
@@ -436,40 +441,70 @@ def _play(
     jobs: int,
     ray_address: str | None,
     progress: bool | None,
+    record: IO[str] | None,
 ) -> TournamentResult:
-    """Run the tournament, with a progress bar on stderr if asked (default: a terminal)."""
+    """Run the tournament with its progress on stderr if asked (default: a terminal): a bar
+    on a terminal, else a line now and then; the record written as games end."""
+    show = sys.stderr.isatty() if progress is None else progress
+    watch = TournamentWatch(config, record)
+    if not (show and sys.stderr.isatty()):
+        watch.log = log_to_stderr if show else None
+        return _run(watch, executor, jobs, ray_address)
+    with click.progressbar(
+        length=config.games,
+        label="games",
+        file=sys.stderr,
+        show_pos=True,
+        width=20,  # room for the status on a line of 80
+        item_show_func=lambda status: status,
+    ) as bar:
+        watch.bar = bar
+        return _run(watch, executor, jobs, ray_address)
+
+
+def _run(
+    watch: TournamentWatch, executor: str, jobs: int, ray_address: str | None
+) -> TournamentResult:
+    """The tournament's result; on Ctrl-C, that of the games played so far (if any)."""
     from rummikub.arena.tournament import run_tournament
 
-    show = sys.stderr.isatty() if progress is None else progress
-    if not show:
-        return run_tournament(config, executor=executor, jobs=jobs, ray_address=ray_address)
-    with click.progressbar(
-        length=config.games, label="games", file=sys.stderr, show_pos=True
-    ) as bar:
+    try:
         return run_tournament(
-            config,
-            executor=executor,
-            jobs=jobs,
-            progress=lambda _: bar.update(1),
-            ray_address=ray_address,
+            watch.config, executor=executor, jobs=jobs, progress=watch, ray_address=ray_address
         )
+    except (KeyboardInterrupt, Exception) as error:
+        # Ctrl-C ends the workers first: the pool may fail before the KeyboardInterrupt comes.
+        if not isinstance(error, KeyboardInterrupt) and not interrupt.requested():
+            raise
+        interrupt.settle()
+        partial = watch.interrupted()
+        if partial is None:
+            raise
+        return partial
+
+
+@contextlib.contextmanager
+def _record_file(path: str | None) -> Iterator[IO[str] | None]:
+    """The --record file, open for writing from the first game (``None`` without one)."""
+    if path is None:
+        yield None
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as error:
+        _fail(f"cannot write {path}: {error.strerror or error}")
+    with handle:
+        yield handle
 
 
 def _write_files(
     result: TournamentResult,
-    record_path: str | None,
     json_file: str | None,
     csv_path: str | None,
     games_csv: str | None,
     plot_path: str | None,
 ) -> None:
-    """The files asked for: the record, the JSON, the CSV tables, the plot."""
-    from rummikub.game.record import write_events
-
-    if record_path is not None:
-        with open(record_path, "w", encoding="utf-8") as handle:
-            for summary in result.summaries:
-                write_events(summary.events, handle)
+    """The files asked for besides the record: the JSON, the CSV tables, the plot."""
     if json_file is not None:
         with open(json_file, "w", encoding="utf-8") as handle:
             json.dump(result.to_json(), handle, indent=1)

@@ -44,6 +44,19 @@ def fail(message: str) -> NoReturn:
     raise InputError(" ".join(message.split()))
 
 
+def check_writable(path: str, option: str) -> None:
+    """Stop with a one-line error unless the file that ``option`` names can be written."""
+    if not path:
+        fail(f"{option} needs a file name")
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        fail(f"cannot write {path}: it is a folder")
+    if not os.path.isdir(folder):
+        fail(f"cannot write {path}: no folder {folder}")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        fail(f"cannot write {path}: permission denied")
+
+
 @contextmanager
 def answering(position: Position) -> Iterator[None]:
     """Answer a checked position: any library error inside is a bug (exit 1), reported

@@ -52,6 +52,7 @@ class _State:
     prompt = 0  # nested at_prompt() blocks: Ctrl-C returns to the prompt, never exits
     requested = threading.Event()  # Ctrl-C seen since the block (or the prompt's line) began
     raising = threading.Event()  # KeyboardInterrupt wanted in the main thread, not yet raised
+    taken = threading.Event()  # ... raised, for the Ctrl-C since the block (or line) began
     target: int | None = None  # ... in this line of the prompt (None: outside the prompt)
     line: int | None = None  # the prompt's line running (at the prompt, only a line is interrupted)
     lines = 0  # the prompt's lines begun
@@ -102,7 +103,20 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     if _in_unsafe_code(frame):
         return  # not here: the watcher sends the signal again
     _State.raising.clear()
+    _State.taken.set()
     raise KeyboardInterrupt
+
+
+def settle() -> None:
+    """Wait, after the command caught what a Ctrl-C did to its work (the KeyboardInterrupt,
+    or a worker pool that lost its workers first), until the KeyboardInterrupt sent to the
+    main thread has come and gone: the command can then report what it finished without
+    being stopped halfway, within the :data:`GRACE` it has."""
+    while _State.requested.is_set() and not _State.taken.is_set() and not _State.done.is_set():
+        try:
+            time.sleep(_RESEND)
+        except KeyboardInterrupt:
+            return
 
 
 # An import: a KeyboardInterrupt raised there was lost (the line ran on to its end in a
@@ -202,6 +216,7 @@ def interruptible() -> Iterator[None]:
     old_usr1 = signal.signal(signal.SIGUSR1, _raise_interrupt)
     _State.depth, _State.announced = 1, False
     _State.requested.clear()
+    _State.taken.clear()
     _State.done.clear()
     _State.watcher = threading.Thread(
         target=_watch, args=(threading.get_ident(),), name="ctrl-c", daemon=True
@@ -241,6 +256,7 @@ def running_line() -> Iterator[None]:
     ends raises nothing once it has ended."""
     _State.requested.clear()
     _State.raising.clear()
+    _State.taken.clear()
     _State.announced = False
     _State.lines += 1
     _State.line = _State.lines

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rummikub.cli.errors import InputError, answering
+from rummikub.cli.errors import InputError, answering, check_writable
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.options import (
@@ -290,9 +290,9 @@ def solve(
         from rummikub.picture.svg import require_pillow
 
         require_pillow()
-    for picture in (svg_path, png_path):  # a bad path is reported before the solve
-        if picture is not None:
-            _check_writable(picture)
+    for option, picture in (("--svg", svg_path), ("--png", png_path)):
+        if picture is not None:  # a bad path is reported before the solve
+            check_writable(picture, option)
     best_move = functools.partial(solve_with, backend=backend)
     limit = Limit(seconds=time_limit, workers=workers)
     if jsonl:
@@ -337,21 +337,6 @@ def _draw(move: Move, svg_path: str | None, png_path: str | None) -> None:
         _write(svg_path, move_svg(move))
     if png_path is not None:
         _write(png_path, move_png(move))
-
-
-def _check_writable(path: str) -> None:
-    """Stop with a one-line error unless a file can be written at ``path``."""
-    import os
-
-    if not path:
-        _fail("a picture needs a file name (--svg FILE, --png FILE)")
-    folder = os.path.dirname(path) or "."
-    if os.path.isdir(path):
-        _fail(f"cannot write {path}: it is a folder")
-    if not os.path.isdir(folder):
-        _fail(f"cannot write {path}: no folder {folder}")
-    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
-        _fail(f"cannot write {path}: permission denied")
 
 
 def _write(path: str, content: str | bytes) -> None:

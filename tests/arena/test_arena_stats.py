@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from rummikub.arena import Sprt, TournamentConfig, run_tournament, wilson
+from rummikub.arena import Sprt, TournamentConfig, TournamentResult, run_tournament, wilson
 from rummikub.arena.stats import DealSample, EloEstimate, elo_from_score, score_from_elo, t95
 from rummikub.arena.tournament import deal_seed, lineups
 
@@ -132,6 +132,20 @@ def test_tournament_bookkeeping_adds_up() -> None:
     pair = data["pairs"][0]
     assert pair["wins"] + pair["draws"] + pair["losses"] == 12
     assert all(p["deals"] == 2 for p in data["players"])  # 12 games = 2 deals of 6 seat orders
+
+
+def test_the_tally_of_a_tournament_s_games_is_its_result_and_progress_sees_every_game() -> None:
+    config = TournamentConfig(
+        ("human", "never-play", "sets-only"), games=14, seed=8, sprt=Sprt(0, 50)
+    )
+    seen: list[int] = []
+    result = run_tournament(config, executor="serial", progress=lambda r: seen.append(r.games))
+    assert seen == list(range(1, 15))
+    tally = TournamentResult.of(config, result.summaries)
+    assert tally.to_json(timing=False) == result.to_json(timing=False)
+    assert tally.sprt_llr == result.sprt_llr and not tally.interrupted
+    assert TournamentResult.of(config, result.summaries[:6]).games == 6
+    assert TournamentResult.of(config).to_json(timing=False)["games"] == 0
 
 
 def test_a_tournament_of_one_deal_claims_no_precision() -> None:

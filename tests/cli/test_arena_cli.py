@@ -118,6 +118,46 @@ def test_text_report_csv_record_and_replay(tmp_path: Path) -> None:
     assert code == 2 and err.startswith("error: record")
 
 
+SPY = """
+from pathlib import Path
+
+def play(view):
+    Path("played").touch()
+    return None
+"""
+
+
+@pytest.mark.parametrize("option", ["--record", "--json-file", "--csv", "--games-csv", "--plot"])
+def test_an_output_that_cannot_be_written_is_said_before_any_game(
+    option: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "spy.py").write_text(SPY)
+    monkeypatch.chdir(tmp_path)
+    for path, problem in [("no/out.txt", "no folder no"), (".", "it is a folder")]:
+        code, out, err = run("--players", "spy:play,human", "--games", "2", option, path)
+        assert (code, out) == (2, ""), err
+        assert err == f"error: cannot write {path}: {problem}\n"
+        assert not (tmp_path / "played").exists()
+
+
+def test_progress_in_a_log_and_the_record_written_as_games_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rummikub.cli import arena_watch
+
+    monkeypatch.setattr(arena_watch, "LOG_EVERY", 0.0)  # a line after every game
+    record = tmp_path / "r.jsonl"
+    args = ["--players", "human,never-play", "--games", "4", "--sprt", "0,100", "--progress"]
+    code, out, err = run(*args, "--record", str(record))
+    assert code == 0, err
+    lines = err.splitlines()
+    assert len(lines) == 4 and lines[0].startswith("arena: 1 of 4 games; human vs never-play: Elo")
+    assert lines[3].endswith("in [-2.94, 2.94]") and "SPRT LLR" in lines[3]
+    assert "4 games of 2 players" in out
+    assert "\n4 games replayed" in run("--replay", str(record))[1]
+    assert run(*args[:-1], "--no-progress")[2] == ""
+
+
 def test_sprt_mode_on_the_command_line() -> None:
     data = run_json("--players", "human,never-play", "--games", "300", "--sprt", "0,100")
     assert data["sprt"]["decision"] == "H1" and data["sprt"]["stronger"] == "human"

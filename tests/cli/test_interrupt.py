@@ -3,6 +3,7 @@ each stops within seconds, ends its worker processes and says one line, "interru
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -45,10 +46,18 @@ def interrupt(args: list[str], *, workers: int = 0, started: float = 2.0) -> tup
     """Run ``rummikub ARGS`` in a process group of its own, wait until it works (``workers``
     worker processes up, or ``started`` seconds), send SIGINT to the group as a terminal's
     Ctrl-C does; its exit status, its stderr and the seconds until the group was gone."""
+    code, _, err, seconds = interrupt_with_output(args, workers=workers, started=started)
+    return code, err, seconds
+
+
+def interrupt_with_output(
+    args: list[str], *, workers: int = 0, started: float = 2.0
+) -> tuple[int, str, str, float]:
+    """:func:`interrupt`, with the command's stdout (second)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "rummikub.cli", *args],
         start_new_session=True,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
@@ -63,10 +72,10 @@ def interrupt(args: list[str], *, workers: int = 0, started: float = 2.0) -> tup
         assert process.poll() is None, "the command ended before it was interrupted"
         sent = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=30)
         while _alive(process.pid) and time.monotonic() - sent < 30:
             time.sleep(0.05)
-        return process.returncode, err, time.monotonic() - sent
+        return process.returncode, out, err, time.monotonic() - sent
     finally:
         if _alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
@@ -90,6 +99,25 @@ def test_an_arena_stops_and_ends_its_workers() -> None:
     args = ["arena", "--players", "optimal,greedy,human", "--games", "400", "--no-progress"]
     _assert_stopped(*interrupt([*args, "--jobs", "2"], workers=2))
     _assert_stopped(*interrupt([*args, "--jobs", "1"]))
+
+
+def test_an_interrupted_arena_reports_and_keeps_the_games_it_finished(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    record, data = tmp_path / "r.jsonl", tmp_path / "r.json"
+    args = ["arena", "--players", "max-tiles,greedy,human", "--games", "5000", "--sprt", "0,5",
+            "--record", str(record), "--json-file", str(data), "--no-progress"]  # fmt: skip
+    for jobs in ("2", "1"):
+        code, out, err, seconds = interrupt_with_output([*args, "--jobs", jobs], started=4.0)
+        _assert_stopped(code, err, seconds)
+        games = json.loads(data.read_text())
+        played = games["games"]
+        assert 0 < played < 5000 and games["interrupted"] is True
+        assert out.startswith(f"{played} games of 3 players")
+        assert f"interrupted after {played} of 5000 games" in out
+        assert f"after {played} games; no decision yet (interrupted)" in out
+        replayed = CliRunner().invoke(main, ["arena", "--replay", str(record), "--json"])
+        assert json.loads(replayed.stdout)["games"] == played
 
 
 def test_analyze_stops_in_the_middle_of_its_solves(tmp_path: Path) -> None:
