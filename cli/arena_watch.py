@@ -50,7 +50,7 @@ class TournamentWatch:
         from rummikub.game.record import write_events
 
         for game in self.latest.summaries[self.recorded :]:
-            write_events(game.events, self.record)
+            write_events(game.events, self.record)  # a game in one write
             self.recorded += 1
         self.record.flush()
 

@@ -117,9 +117,8 @@ class GameRecorder:
 
 
 def write_events(events: Iterable[Event], out: IO[str]) -> None:
-    """Write events as JSON Lines."""
-    for event in events:
-        out.write(json.dumps(event, separators=(",", ":")) + "\n")
+    """Write events as JSON Lines, in one write (a Ctrl-C cannot leave half a game)."""
+    out.write("".join(json.dumps(event, separators=(",", ":")) + "\n" for event in events))
 
 
 def read_events(lines: Iterable[str]) -> Iterator[Event]:
