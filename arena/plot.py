@@ -5,6 +5,7 @@ Needs matplotlib (``pip install 'rummikub[plot]'``); imported only when a plot i
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rummikub.arena.tournament import TournamentResult
@@ -23,6 +24,21 @@ def import_pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def check_plot_path(path: str) -> None:
+    """Fail now (an :class:`ArenaError`) unless matplotlib can write the format that the
+    file's extension names (none: png)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    import_pyplot()
+    suffix = os.path.splitext(path)[1].lstrip(".").lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix and suffix not in formats:
+        raise ArenaError(
+            f"--plot {path}: matplotlib cannot write .{suffix} files; name a file ending in "
+            + ", ".join(f".{f}" for f in ("png", "svg", "pdf") if f in formats)
+        )
 
 
 def plot_result(result: TournamentResult, path: str) -> None:

@@ -6,17 +6,16 @@ so ``rummikub --help`` stays fast.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from rummikub.cli import interrupt
-from rummikub.cli.arena_watch import TournamentWatch, elo_text, log_to_stderr
+from rummikub.cli.arena_watch import RecordFile, TournamentWatch, elo_text, log_to_stderr
 from rummikub.cli.errors import check_writable
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
@@ -399,12 +398,11 @@ def arena(
         sprt=Sprt(*bounds, alpha=sprt_alpha, beta=sprt_beta) if bounds else None,
         record=record_path is not None,
     )
-    outputs = {"--json-file": json_file, "--csv": csv_path, "--games-csv": games_csv}
-    outputs |= {"--plot": plot_path, "--record": record_path}
-    for option, path in outputs.items():
-        if path is not None:  # a bad path is said now, not after the games
-            check_writable(path, option)
-    with _record_file(record_path) as record:
+    _check_outputs(
+        {"--json-file": json_file, "--csv": csv_path, "--games-csv": games_csv}
+        | {"--plot": plot_path, "--record": record_path}
+    )
+    with RecordFile(record_path) as record:
         result = _play(config, executor, jobs, ray_address, progress, record)
     _write_files(result, json_file, csv_path, games_csv, plot_path)
     click.echo(json.dumps(result.to_json()) if as_json else render_text(result, jobs, executor))
@@ -425,9 +423,9 @@ def _player_specs(
     for spec in specs:
         make_player(spec, time_limit)
     if plot_path is not None:
-        from rummikub.arena.plot import import_pyplot
+        from rummikub.arena.plot import check_plot_path
 
-        import_pyplot()
+        check_plot_path(plot_path)
     if executor == "ray":
         from rummikub.arena.executors import import_ray
 
@@ -441,7 +439,7 @@ def _play(
     jobs: int,
     ray_address: str | None,
     progress: bool | None,
-    record: IO[str] | None,
+    record: RecordFile,
 ) -> TournamentResult:
     """Run the tournament with its progress on stderr if asked (default: a terminal): a bar
     on a terminal, else a line now and then; the record written as games end."""
@@ -469,7 +467,7 @@ def _run(
     from rummikub.arena.tournament import run_tournament
 
     try:
-        return run_tournament(
+        result = run_tournament(
             watch.config, executor=executor, jobs=jobs, progress=watch, ray_address=ray_address
         )
     except (KeyboardInterrupt, Exception) as error:
@@ -480,21 +478,24 @@ def _run(
         partial = watch.interrupted()
         if partial is None:
             raise
-        return partial
+        result = partial
+    interrupt.settle()  # a Ctrl-C as the last game ended: the report comes out whole
+    watch.log_line(result)
+    return result
 
 
-@contextlib.contextmanager
-def _record_file(path: str | None) -> Iterator[IO[str] | None]:
-    """The --record file, open for writing from the first game (``None`` without one)."""
-    if path is None:
-        yield None
-        return
-    try:
-        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-    except OSError as error:
-        _fail(f"cannot write {path}: {error.strerror or error}")
-    with handle:
-        yield handle
+def _check_outputs(paths: dict[str, str | None]) -> None:
+    """Stop before any game unless every output file asked for can be written, each to a
+    file of its own."""
+    seen: dict[str, str] = {}
+    for option, path in paths.items():
+        if path is None:
+            continue
+        check_writable(path, option)
+        same = os.path.realpath(path)
+        if same in seen:
+            _fail(f"{seen[same]} and {option} name the same file {path}: give each its own")
+        seen[same] = option
 
 
 def _write_files(

@@ -116,9 +116,14 @@ class GameRecorder:
         return [json.dumps(e, separators=(",", ":")) for e in self.events]
 
 
+def events_text(events: Iterable[Event]) -> str:
+    """Events as JSON Lines, each line ending in a newline."""
+    return "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in events)
+
+
 def write_events(events: Iterable[Event], out: IO[str]) -> None:
-    """Write events as JSON Lines, in one write (a Ctrl-C cannot leave half a game)."""
-    out.write("".join(json.dumps(event, separators=(",", ":")) + "\n" for event in events))
+    """Write events as JSON Lines."""
+    out.write(events_text(events))
 
 
 def read_events(lines: Iterable[str]) -> Iterator[Event]:

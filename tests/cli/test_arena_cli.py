@@ -133,11 +133,25 @@ def test_an_output_that_cannot_be_written_is_said_before_any_game(
 ) -> None:
     (tmp_path / "spy.py").write_text(SPY)
     monkeypatch.chdir(tmp_path)
-    for path, problem in [("no/out.txt", "no folder no"), (".", "it is a folder")]:
+    for path, problem in [("no/out.png", "no folder no"), (".", "it is a folder")]:
         code, out, err = run("--players", "spy:play,human", "--games", "2", option, path)
         assert (code, out) == (2, ""), err
         assert err == f"error: cannot write {path}: {problem}\n"
         assert not (tmp_path / "played").exists()
+
+
+def test_two_outputs_to_one_file_and_a_plot_format_nobody_writes_are_said_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "spy.py").write_text(SPY)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("--players", "spy:play,human", "--record", "x", "--json-file", "./x")
+    assert (code, out) == (2, "")
+    assert err == "error: --json-file and --record name the same file x: give each its own\n"
+    if importlib.util.find_spec("matplotlib") is not None:
+        code, out, err = run("--players", "spy:play,human", "--plot", "wins.xyz")
+        assert (code, out) == (2, "") and "matplotlib cannot write .xyz files" in err, err
+    assert not (tmp_path / "played").exists()
 
 
 def test_progress_in_a_log_and_the_record_written_as_games_end(
@@ -145,17 +159,31 @@ def test_progress_in_a_log_and_the_record_written_as_games_end(
 ) -> None:
     from rummikub.cli import arena_watch
 
-    monkeypatch.setattr(arena_watch, "LOG_EVERY", 0.0)  # a line after every game
     record = tmp_path / "r.jsonl"
     args = ["--players", "human,never-play", "--games", "4", "--sprt", "0,100", "--progress"]
     code, out, err = run(*args, "--record", str(record))
     assert code == 0, err
-    lines = err.splitlines()
-    assert len(lines) == 4 and lines[0].startswith("arena: 1 of 4 games; human vs never-play: Elo")
-    assert lines[3].endswith("in [-2.94, 2.94]") and "SPRT LLR" in lines[3]
+    lines = err.splitlines()  # the first game, then every half minute, and the last
+    assert [line.split(";")[0] for line in lines] == ["arena: 1 of 4 games", "arena: 4 of 4 games"]
+    assert lines[0].startswith("arena: 1 of 4 games; human vs never-play: Elo")
+    assert lines[1].endswith("in [-2.94, 2.94]") and "SPRT LLR" in lines[1]
     assert "4 games of 2 players" in out
     assert "\n4 games replayed" in run("--replay", str(record))[1]
+    monkeypatch.setattr(arena_watch, "LOG_EVERY", 0.0)  # a line after every game
+    assert len(run(*args)[2].splitlines()) == 4
     assert run(*args[:-1], "--no-progress")[2] == ""
+
+
+def test_a_run_that_ends_before_its_first_game_leaves_an_older_record_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "arena_bots.py").write_text(textwrap.dedent(BOTS))
+    monkeypatch.chdir(tmp_path)
+    record = tmp_path / "r.jsonl"
+    record.write_text("older games\n")
+    code, _, err = run("--players", "arena_bots:cheat,human", "--games", "2", "--record", "r.jsonl")
+    assert code == 2 and "illegal move" in err
+    assert record.read_text() == "older games\n"
 
 
 def test_sprt_mode_on_the_command_line() -> None:
