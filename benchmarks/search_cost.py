@@ -2,6 +2,7 @@
 
     python benchmarks/search_cost.py                      # default budget, 4 games
     python benchmarks/search_cost.py --budget 150 --games 6 --players 4
+    python benchmarks/search_cost.py --budget 400 --min-deals 4 --games 2 --players 4
 
 Plays ``--games`` seeded games in this process, ``search`` in seat 0 against planners
 (``--players`` seats in all), and times every decision the search makes with the process's
@@ -39,13 +40,14 @@ class TimedSearch(Search):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=SearchParams().budget)
+    parser.add_argument("--min-deals", type=int, default=SearchParams().min_deals)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     from rummikub.game.rounds import play_game
 
-    search = TimedSearch(SearchParams(budget=args.budget))
+    search = TimedSearch(SearchParams(budget=args.budget, min_deals=args.min_deals))
     for game in range(args.games):
         others = [make_player("planner") for _ in range(args.players - 1)]
         play_game([search, *others], args.seed + game)
@@ -54,7 +56,7 @@ def main() -> None:
         raise SystemExit("no searched decision in these games")
     p90 = cpu[int(0.9 * (len(cpu) - 1))]
     print(
-        f"budget {args.budget}, {args.players} players, {args.games} games: "
+        f"budget {args.budget} (at least {args.min_deals} deals), {args.players} players, {args.games} games: "
         f"{len(cpu)} searched decisions, {search.deals / len(cpu):.1f} deals and "
         f"{search.rollout_turns / len(cpu):.0f} turns played out each; CPU s per decision: "
         f"median {statistics.median(cpu):.2f}, p90 {p90:.2f}, max {cpu[-1]:.2f}, "
