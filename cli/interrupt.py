@@ -79,7 +79,8 @@ def announce() -> None:
     """Print "interrupted" on stderr, once per Ctrl-C."""
     if not _State.announced:
         _State.announced = True
-        sys.stderr.write("interrupted\n")
+        # On a terminal, over whatever the line holds (a progress bar, the echoed ^C).
+        sys.stderr.write(("\r\033[K" if sys.stderr.isatty() else "") + "interrupted\n")
         sys.stderr.flush()
 
 
