@@ -56,7 +56,8 @@ def main() -> None:
         raise SystemExit("no searched decision in these games")
     p90 = cpu[int(0.9 * (len(cpu) - 1))]
     print(
-        f"budget {args.budget} (at least {args.min_deals} deals), {args.players} players, {args.games} games: "
+        f"budget {args.budget} (at least {args.min_deals} deals), {args.players} players, "
+        f"{args.games} games: "
         f"{len(cpu)} searched decisions, {search.deals / len(cpu):.1f} deals and "
         f"{search.rollout_turns / len(cpu):.0f} turns played out each; CPU s per decision: "
         f"median {statistics.median(cpu):.2f}, p90 {p90:.2f}, max {cpu[-1]:.2f}, "
