@@ -43,7 +43,7 @@ from itertools import combinations, permutations, product
 
 from rummikub.models.errors import RummikubError
 from rummikub.models.jokers import JokerRule
-from rummikub.models.meld import Meld, readings, why_illegal
+from rummikub.models.meld import Meld, Reading, readings, why_illegal
 from rummikub.models.notation import format_tiles
 from rummikub.models.position import Position
 from rummikub.models.rules import RuleSet
@@ -79,7 +79,7 @@ def move_problems(
     if position.initial and placed_counts and rules.continue_after_initial:
         problems += _continued_opening_problems(position, new_table, placed_counts, written_order)
     elif position.initial and placed_counts:
-        problems += _opening_problems(position, new_table)
+        problems += _opening_problems(position, new_table, written_order)
     if not problems and not placed_counts and _rearranged(position.table, new_table, rules):
         problems.append(
             "nothing is placed, so the table must stay as it was: a player who places no tile "
@@ -164,23 +164,41 @@ def _continued_opening_problems(
     return [problem]
 
 
-def _opening_problems(position: Position, new_table: Sequence[Meld]) -> list[str]:
-    """An opening turn: the table untouched, new melds worth the threshold."""
+def _opening_problems(
+    position: Position, new_table: Sequence[Meld], written_order: bool
+) -> list[str]:
+    """An opening turn: the table untouched, new melds worth the threshold (under the
+    strict and locked rules a run's jokers worth the tiles whose places they take)."""
     rules = position.rules
     problems = []
     old = Counter(_laid_key(m, rules) for m in position.table)
     new = Counter(_laid_key(m, rules) for m in new_table)
     if old - new:  # a meld gone, or its jokers laid to stand for other tiles
         problems.append("the initial meld may not touch the table")
-    value = sum(
-        max((r.value for r in Meld(tiles).readings(rules)), default=0) * k
-        for (tiles, _), k in (new - old).items()
-    )
+    as_laid = written_order and rules.joker_rule is not JokerRule.FREE
+    laid = {_laid_key(m, rules): m for m in new_table}
+    opening = [(laid[key], k) for key, k in (new - old).items()]
+    value = _opening_worth(opening, rules, as_laid)
     if value < rules.initial_threshold:
-        problems.append(
-            f"initial meld worth {value}; the rules ask for at least {rules.initial_threshold}"
-        )
+        worth = f"initial meld worth {value}"
+        if as_laid and _opening_worth(opening, rules, False) >= rules.initial_threshold:
+            worth += " as laid (a run's joker is worth the tile whose place it takes)"
+        problems.append(f"{worth}; the rules ask for at least {rules.initial_threshold}")
     return problems
+
+
+def _opening_worth(melds: list[tuple[Meld, int]], rules: RuleSet, as_laid: bool) -> int:
+    """The value of new melds (each with its count), each at its best reading: as it lies
+    (the strict and locked rules fix what a joker stands for where it lies), or any."""
+    return sum(
+        max((r.value for r in _opening_readings(meld, rules, as_laid)), default=0) * k
+        for meld, k in melds
+    )
+
+
+def _opening_readings(meld: Meld, rules: RuleSet, as_laid: bool) -> list[Reading]:
+    """A new meld's readings as it lies, or any reading of its tiles."""
+    return meld.readings_as_laid(rules) if as_laid else Meld(meld.tiles).readings(rules)
 
 
 def _laid_key(meld: Meld, rules: RuleSet) -> tuple[Tiles, tuple[Tiles, ...]]:

@@ -327,6 +327,19 @@ def test_scores_follow_the_rules_joker_penalty(tmp_path: Path) -> None:
     assert state(tmp_path, "p")["rack_value"] == 53
 
 
+@pytest.mark.parametrize("rule", ["strict", "locked"])
+def test_an_opening_runs_joker_is_worth_where_it_lies(tmp_path: Path, rule: str) -> None:
+    """Under the strict and locked rules j r9 r10 is r8-10, worth 27: no opening (found by
+    review: it was taken for r9-11, while the game then read its joker as r8). Laid out by
+    ``placed`` the same tiles make r9-11, and no other layout is offered."""
+    rack = "r1 r2 r3 r4 r5 r6 r7 r8 k13 b13 o2 k1 b5 o7"
+    ok(tmp_path, "new", "s", "--players", "2", "--first", "1", "--rack", rack, "--joker-rule", rule)
+    _bad(tmp_path, ["s", "table", "j r9 r10"], "initial meld worth 27 as laid", "s")
+    out = ok(tmp_path, "s", "placed", "r9", "r10", "j")
+    assert "r9* r10* j*" in out and "may also lie" not in out
+    assert state(tmp_path, "s")["table"] == [["r9", "r10", "j"]]
+
+
 def test_strict_table_jokers_keep_the_meaning_of_where_they_lie(tmp_path: Path) -> None:
     """Under the strict rule an opponent's table may not re-read a table joker (r2 j r4 r5 j
     holds r3 and r6: j r2 j r4 r5 would move the r6 joker to r1), a run typed in no run's

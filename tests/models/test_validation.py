@@ -254,6 +254,42 @@ def test_initial_meld_threshold(rack: str, table: str, worth: int | None) -> Non
         assert found == [f"initial meld worth {worth}; the rules ask for at least 30"]
 
 
+AS_LAID = "as laid (a run's joker is worth the tile whose place it takes)"
+
+
+@pytest.mark.parametrize(
+    ("table", "free", "fixed"),
+    [
+        # Under the strict and locked rules a joker stands for the tile whose place it
+        # takes: j r9 r10 is r8-10 (27), though its tiles could make r9-11 (30).
+        ("j r9 r10", None, 27),
+        ("j j r9", None, 27),  # a group of 9s (r7-9 is 24), not r9-11
+        ("r9 r10 j", None, None),  # r9-11: 30 as laid
+        ("j r10 r11", None, None),  # r9-11
+        ("k13 j b13", None, None),  # a group: the joker is o13 or r13 wherever it lies
+        ("r8 r9 j", 27, 27),  # r8-10, below the threshold any way
+    ],
+)
+def test_an_opening_runs_jokers_count_as_laid_under_the_table_joker_rules(
+    table: str, free: int | None, fixed: int | None
+) -> None:
+    melds = parse_melds(table)
+    placed = [t for m in melds for t in m.tiles]
+    for rule in ("free", "strict", "locked"):
+        position = pos("", table, RuleSet(joker_rule=rule), initial=True)
+        worth = free if rule == "free" else fixed
+        found = move_problems(position, melds, placed)
+        if worth is None:
+            assert found == [], rule
+        else:
+            where = f" {AS_LAID}" if rule != "free" and free is None else ""
+            assert found == [f"initial meld worth {worth}{where}; the rules ask for at least 30"]
+        # Moves recorded before the written order counted are read as before.
+        assert move_problems(position, melds, placed, written_order=False) == (
+            [] if free is None else found
+        )
+
+
 def test_initial_threshold_is_a_rule() -> None:
     rules = RuleSet(initial_threshold=50)
     position = pos("", "r10 r11 r12 r13", rules, initial=True)

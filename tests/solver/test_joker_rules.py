@@ -17,8 +17,9 @@ whose joker was swapped for its real tile counts as kept.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import pytest
@@ -35,6 +36,7 @@ from oracle_jokers import (
 from solver_score import level_moved, solver_score
 
 from rummikub.models import (
+    JOKER,
     STANDARD,
     Meld,
     Position,
@@ -44,6 +46,8 @@ from rummikub.models import (
     parse_tiles,
     position_from_text,
 )
+from rummikub.models.generate import random_position
+from rummikub.models.jokers import JokerRule
 from rummikub.models.validation import IllegalMoveError, check_move, move_problems
 from rummikub.solver import Move, solve
 from rummikub.solver.move import Origin
@@ -561,3 +565,24 @@ def test_a_staying_joker_is_not_put_where_a_host_needs_its_rack_tile(
     position = under(position_from_text(text), "strict")
     move = solve(position, objective=objective)
     assert move_problems(position, move.melds, move.placed) == []
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_an_opening_with_rack_jokers_is_worth_the_threshold_as_laid(seed: int) -> None:
+    # Under the strict and locked rules a run's joker is worth the tile whose place it
+    # takes, also in an opening (found by review: the validator took its best reading).
+    # The solver's opening must pass that check and place as much as under the free rule,
+    # where an opening's jokers may be read any way: the table is not touched, so where a
+    # joker lies in a new meld is the solver's own choice.
+    rng = random.Random(seed)
+    rules = RuleSet(joker_rule=JOKER_RULES[seed % 2], continue_after_initial=seed % 3 == 0)
+    base = random_position(
+        seed, table_tiles=0, rack_tiles=rng.randint(6, 14), rules=rules, joker_rate=0
+    )
+    jokers = rng.choice((1, 2))
+    rack = [*(t for t in base.rack if not t.is_joker)][jokers:] + [JOKER] * jokers
+    position = Position((), tuple(rack), True, rules)
+    move = solve(position)
+    assert move_problems(position, move.melds, move.placed) == []
+    free = solve(Position((), tuple(rack), True, replace(rules, joker_rule=JokerRule.FREE)))
+    assert (len(move.placed), move.placed_value) == (len(free.placed), free.placed_value)
