@@ -23,6 +23,7 @@ from rummikub.models import (
     parse_tiles,
     position_from_text,
 )
+from rummikub.models.jokers import JokerRule
 from rummikub.models.validation import IllegalMoveError, check_move, move_problems
 
 # --- rule sets -----------------------------------------------------------------------------
@@ -276,7 +277,7 @@ def test_an_opening_runs_jokers_count_as_laid_under_the_table_joker_rules(
     melds = parse_melds(table)
     placed = [t for m in melds for t in m.tiles]
     for rule in ("free", "strict", "locked"):
-        position = pos("", table, RuleSet(joker_rule=rule), initial=True)
+        position = pos("", table, RuleSet(joker_rule=JokerRule(rule)), initial=True)
         worth = free if rule == "free" else fixed
         found = move_problems(position, melds, placed)
         if worth is None:

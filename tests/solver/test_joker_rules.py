@@ -575,7 +575,9 @@ def test_an_opening_with_rack_jokers_is_worth_the_threshold_as_laid(seed: int) -
     # where an opening's jokers may be read any way: the table is not touched, so where a
     # joker lies in a new meld is the solver's own choice.
     rng = random.Random(seed)
-    rules = RuleSet(joker_rule=JOKER_RULES[seed % 2], continue_after_initial=seed % 3 == 0)
+    rules = RuleSet(
+        joker_rule=JokerRule(JOKER_RULES[seed % 2]), continue_after_initial=seed % 3 == 0
+    )
     base = random_position(
         seed, table_tiles=0, rack_tiles=rng.randint(6, 14), rules=rules, joker_rate=0
     )
