@@ -1,5 +1,5 @@
 """``python -m rummikub.cli``."""
 
-from rummikub.cli.main import run
+from rummikub.cli import run
 
 run()

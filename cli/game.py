@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rummikub.cli import interrupt
 from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.game_context import GAME_COMMANDS, game_store
@@ -135,6 +136,7 @@ def new_game(
     from rummikub.game.companion import NewGame
 
     tiles = tuple(parse_tiles(rack, "--rack"))
+    interrupt.commit()
     game_ = game_store(ctx).create(name, NewGame(players, tiles, rules, first, target))
     click.echo(f"New game '{name}' in {game_.path}")
     click.echo(render_state(name, game_.history.state), color=None)
@@ -181,6 +183,7 @@ def delete_game(ctx: click.Context, name: str, yes: bool) -> None:
             fail(f"deleting game '{name}' needs --yes when not asked on a terminal")
         if not click.confirm(f"Delete game '{name}'?", default=False):
             fail("nothing deleted")
+    interrupt.commit()
     kept = store.delete(name)
     (store.directory / f".{name}.history").unlink(missing_ok=True)  # the prompt's history
     click.echo(f"Deleted game '{name}': its log is kept in {kept} (move it back to restore it)")

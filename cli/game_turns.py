@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rummikub.cli import interrupt
 from rummikub.cli.errors import InternalFailure, fail, guard
 from rummikub.cli.game_context import game_store, load_game
 from rummikub.cli.game_render import say_recorded, seats_text, status_line
@@ -110,6 +111,7 @@ def record(
     game.history.record(event)  # what is wrong with the event is said before any question
     seat = event.seat if isinstance(event, OpponentPlayed | OpponentDrew) else 0
     _check_skipped(before, seat, skip)
+    interrupt.commit()  # from here on it is recorded, and a Ctrl-C does not say otherwise
     game = game_store(ctx).record(game, event)
     say_recorded(event, before, game.history.state, notes())
     return game
@@ -277,6 +279,7 @@ def undo(ctx: click.Context) -> None:
 
     game = load_game(ctx)
     last = game.history.last
+    interrupt.commit()
     game = game_store(ctx).record(game, Undo())
     click.echo(f"Undone: {last.describe()}")
     click.echo(status_line(game.history.state))
@@ -290,6 +293,7 @@ def redo(ctx: click.Context) -> None:
 
     game = load_game(ctx)
     event = game.history.next_redo
+    interrupt.commit()
     game = game_store(ctx).record(game, Redo())
     click.echo(f"Redone: {event.describe() if event else ''}")
     click.echo(status_line(game.history.state))

@@ -25,6 +25,10 @@ process), and a watcher thread waits for it. On Ctrl-C the watcher
 
 A second Ctrl-C outside the prompt ends the process at once. Where signals cannot be
 masked (Windows), Python's KeyboardInterrupt does what it can.
+
+A command that writes what the user gave (the game's events) calls :func:`commit` first:
+a Ctrl-C before it stops the command with nothing written, one after it is not acted on,
+so "interrupted" never follows a change that was made.
 """
 
 from __future__ import annotations
@@ -57,6 +61,9 @@ class _State:
     line: int | None = None  # the prompt's line running (at the prompt, only a line is interrupted)
     lines = 0  # the prompt's lines begun
     announced = False  # "interrupted" already printed for it
+    committing = False  # the command makes its change: Ctrl-C is not acted on (commit())
+    began = False  # a command's block has begun (before it, stop_at_start ends the program)
+    lock = threading.Lock()  # whether a Ctrl-C came before the change began, or not at all
     done = threading.Event()  # the outermost block has ended
     watcher: threading.Thread | None = None
 
@@ -172,8 +179,11 @@ def _ctrl_c_within(seconds: float) -> bool:
 
 def _on_ctrl_c(main: int) -> None:
     """What the watcher does on Ctrl-C (the module docstring)."""
-    again = _State.requested.is_set()
-    _State.requested.set()
+    with _State.lock:
+        if _State.committing or _State.done.is_set():
+            return  # the change is made, or the command has ended: it ends as it would have
+        again = _State.requested.is_set()
+        _State.requested.set()
     if again and not _State.prompt:
         announce()
         os._exit(EXIT_STATUS)  # a second Ctrl-C: the user will not wait
@@ -215,6 +225,7 @@ def interruptible() -> Iterator[None]:
         return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     old_usr1 = signal.signal(signal.SIGUSR1, _raise_interrupt)
+    _State.began = True
     _State.depth, _State.announced = 1, False
     _State.requested.clear()
     _State.taken.clear()
@@ -229,6 +240,7 @@ def interruptible() -> Iterator[None]:
         _State.done.set()  # first: from here on a late signal raises nothing
         _State.raising.clear()
         _State.watcher.join()
+        _end_commit()
         _State.depth = 0
         while signal.sigtimedwait({signal.SIGINT}, 0) is not None:
             pass  # a Ctrl-C as the command ended: it has ended
@@ -266,3 +278,37 @@ def running_line() -> Iterator[None]:
     finally:
         _State.line = None
         _State.raising.clear()
+        _end_commit()
+
+
+def commit() -> None:
+    """The command makes the change the user asked for now, and then only reports it: a
+    Ctrl-C that came before stops the command here, before anything is written; one from
+    now until the command (or the prompt's line) ends is not acted on."""
+    with _State.lock:
+        stopped = _State.requested.is_set()
+        _State.committing = not stopped and _State.depth > 0
+    while stopped:
+        # The watcher raises KeyboardInterrupt in this thread (it is on its way), or ends
+        # the process after GRACE; either way nothing is written.
+        time.sleep(_RESEND)
+
+
+def _end_commit() -> None:
+    """A command or the prompt's line has ended: Ctrl-C is acted on again."""
+    with _State.lock:
+        _State.committing = False
+
+
+def stop_at_start(signum: int, frame: FrameType | None) -> None:
+    """SIGINT's handler for the whole program (:func:`rummikub.cli.run`): while it loads
+    and reads its arguments a Ctrl-C ends it at once (nothing has begun: one line, exit
+    130, not a traceback nor click's "Aborted!"); once a command has run, one that comes as
+    the program ends is not acted on: the command ended as it would have."""
+    if _State.began:
+        return
+    sys.stderr.write("interrupted\n")
+    sys.stderr.flush()
+    # Not an exception: one raised in a callback of the import system is ignored there,
+    # and the command would go on after "interrupted".
+    os._exit(EXIT_STATUS)

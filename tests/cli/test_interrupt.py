@@ -137,3 +137,87 @@ def test_review_stops(tmp_path: Path) -> None:
     )  # fmt: skip
     assert made.exit_code == 0, made.output
     _assert_stopped(*interrupt(["review", str(record), "--no-progress", "--time-limit", "30"]))
+
+
+# A game command whose store is slowed down at one point: ``where`` is "load" (before the
+# event is written) or "record" (just after the write, before the report).
+_SLOW_STORE = """
+import sys, time
+from pathlib import Path
+from rummikub.game.store import GameStore
+where, marker = sys.argv[1], Path(sys.argv[2])
+original = getattr(GameStore, where)
+def slow(*args, **kwargs):
+    result = original(*args, **kwargs)
+    marker.touch()
+    time.sleep(1.5)
+    return result
+setattr(GameStore, where, slow)
+sys.argv = ["rummikub", *sys.argv[3:]]
+from rummikub.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("where", ["load", "record"])
+def test_a_game_event_is_either_stored_and_reported_or_neither(tmp_path: Path, where: str) -> None:
+    """Found by review: a Ctrl-C just after an event was written said "interrupted" (exit
+    130), so the user typed it again and the game counted one turn too many."""
+    from click.testing import CliRunner
+
+    games, marker = tmp_path / "games", tmp_path / "marker"
+    rack = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
+    made = CliRunner().invoke(
+        main, ["game", "--dir", str(games), "new", "g", "--players", "3", "--rack", rack,
+               "--first", "1"],
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    before = (games / "g.jsonl").read_text()
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_STORE, where, str(marker),
+         "game", "--dir", str(games), "g", "drew"],
+        start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    stored = (games / "g.jsonl").read_text() != before
+    if where == "load":  # before the write: nothing stored, and it says so
+        assert (process.returncode, err, out, stored) == (130, "interrupted\n", "", False)
+    else:  # written: the command ends as it would have, and says what it recorded
+        assert (process.returncode, err, stored) == (0, "", True)
+        assert out.startswith("Recorded: opponent 1 drew")
+
+
+# The program with a Ctrl-C of its own before (or after) the command line runs.
+_CTRL_C = """
+import os, signal, sys, time
+import rummikub.cli.main as program
+command, when = program.run, sys.argv[1]
+def run_with_ctrl_c():
+    if when == "before":
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    try:
+        command()
+    finally:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.5)
+program.run = run_with_ctrl_c
+sys.argv = ["rummikub", "solve", "--table", "r1 r2 r3", "--rack", "r4"]
+from rummikub.cli import run
+run()
+"""
+
+
+def test_a_ctrl_c_while_the_program_loads_ends_it_in_one_line() -> None:
+    """Before a command's handling begins (imports, reading the arguments) a Ctrl-C ends
+    the program at once: "interrupted", exit 130; not a traceback, nor click's "Aborted!"
+    with exit 1 (found by review). One as the command has ended changes nothing."""
+    before = subprocess.run([sys.executable, "-c", _CTRL_C, "before"], capture_output=True)
+    assert (before.returncode, before.stderr, before.stdout) == (130, b"interrupted\n", b"")
+    after = subprocess.run([sys.executable, "-c", _CTRL_C, "after"], capture_output=True)
+    assert (after.returncode, after.stderr) == (0, b"")
+    assert after.stdout.startswith(b"Best move: place 1 tile")
