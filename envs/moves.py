@@ -25,6 +25,22 @@ SLOTS: tuple[str, ...] = ("draw", "play all", "open small", "keep jokers", "keep
 """The meaning of each action index (index 0 is the draw)."""
 DRAW_ACTION = 0
 
+
+def action_index(action: object) -> int:
+    """``action`` as an index of :data:`SLOTS`: an integer (Python's or NumPy's, or a
+    NumPy array of one), else :class:`TypeError`; out of range, :class:`ValueError`. A
+    float is refused rather than cut down: it is most likely a learner's bug (an argmax
+    over the wrong axis, a raw output)."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(()).item() if action.dtype.kind in "iu" else action
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise TypeError(f"an action is an integer index of {len(SLOTS)} slots, not {action!r}")
+    index = int(action)
+    if not 0 <= index < len(SLOTS):
+        raise ValueError(f"action {index} is out of range: the actions are 0..{len(SLOTS) - 1}")
+    return index
+
+
 # The planner calls its draw "hold" (it keeps the whole rack); every other label is a slot.
 _SLOT_OF_LABEL = {"hold": DRAW_ACTION} | {label: i for i, label in enumerate(SLOTS) if i}
 

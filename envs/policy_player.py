@@ -10,10 +10,10 @@ the arena checks with the validator like any other. Name it as ``module:callable
     # mypolicy.py
     from rummikub.envs.policy_player import PolicyPlayer
 
-    def first_offered(observation):
+    def last_offered(observation):  # the offered move of the highest slot
         return int(observation["action_mask"].nonzero()[0][-1])
 
-    player = PolicyPlayer(first_offered)
+    player = PolicyPlayer(last_offered)
 
     $ rummikub arena --players planner,mypolicy:player --games 100
 
@@ -31,7 +31,7 @@ from collections.abc import Callable
 import numpy as np
 
 from rummikub.arena.planner import DEFAULT_WORK_LIMIT, Solver
-from rummikub.envs.moves import turn_moves
+from rummikub.envs.moves import action_index, turn_moves
 from rummikub.envs.observation import Layout, Observation
 from rummikub.game.errors import ArenaError
 from rummikub.game.protocol import PlayerView, Reply
@@ -61,7 +61,11 @@ class PolicyPlayer:
     def __call__(self, view: PlayerView) -> Reply:
         moves = turn_moves(view, self.solver)
         observation = _layout(view.rules, view.players).observe(view, moves)
-        action = int(self.policy(observation))
+        chosen = self.policy(observation)
+        try:
+            action = action_index(chosen)
+        except (TypeError, ValueError) as error:
+            raise ArenaError(f"the policy returned no action: {error}") from None
         if not moves.legal(action):
             offered = list(moves.names())
             raise ArenaError(f"the policy chose action {action}, not offered (offered: {offered})")

@@ -44,7 +44,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from rummikub.arena.planner import DEFAULT_WORK_LIMIT, Solver
-from rummikub.envs.moves import SLOTS, TurnMoves, turn_moves
+from rummikub.envs.moves import SLOTS, TurnMoves, action_index, turn_moves
 from rummikub.envs.observation import Layout, Observation
 from rummikub.envs.render import render_round
 from rummikub.envs.scoring import worst_score
@@ -133,6 +133,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """What ``agent`` sees now; its moves and mask only while it is the one to move."""
         seat = self.possible_agents.index(agent)
         mine = self.moves is not None and seat == self.moves.view.seat
+        # An illegal action ends the round in env()'s wrapper, which leaves the moves here.
+        mine = mine and not (self.terminations.get(agent) or self.truncations.get(agent))
         return self.layout.observe(self.round.view(seat), self.moves if mine else None)
 
     def step(self, action: int | None) -> None:
@@ -146,7 +148,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             raise InternalError(f"{agent} is to move but has no moves on offer")
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for a terminated agent")
-        reply = moves.reply(int(action))
+        reply = moves.reply(action_index(action))
         self.round.play_seen(moves.view, reply, agent)
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}

@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from rummikub.arena.planner import DEFAULT_WORK_LIMIT, Solver
 from rummikub.arena.players import make_player
-from rummikub.envs.moves import SLOTS, TurnMoves, turn_moves
+from rummikub.envs.moves import SLOTS, TurnMoves, action_index, turn_moves
 from rummikub.envs.observation import Layout, Observation
 from rummikub.envs.render import render_round
 from rummikub.envs.scoring import worst_score
@@ -103,7 +103,7 @@ class RummikubEnv(gymnasium.Env[dict[str, Any], np.int64]):
         moves = self.moves
         if moves is None:
             raise ArenaError("the round is over: call reset()")
-        chosen = int(action)
+        chosen = action_index(action)  # not an action of the space at all: an error
         if not moves.legal(chosen):
             self.moves = None
             info = {"illegal_action": chosen}

@@ -218,12 +218,23 @@ def test_an_action_the_mask_rules_out() -> None:
         env.step(illegal)
     assert all(env.terminations.values())
     assert env.rewards[agent] == worst_score(STANDARD) == -(2 * 4 * 91 + 2 * 30)
+    # The agent that chose it sees no moves on offer any more (found by review: its mask
+    # and moves were those of the turn it lost).
+    observation = env.observe(agent)
+    moves = env.unwrapped.layout.split(observation["observation"])["moves"]
+    assert not observation["action_mask"].any() and not moves.any()
     bare = rummikub_v0.raw_env(players=2)
     bare.reset(seed=1)
     with pytest.raises(ValueError, match="not offered"):
         bare.step(illegal)
     with pytest.raises(ValueError, match="is to move"):
         bare.step(None)
+    # Not an index: refused, not rounded down (found by review: 1.9 played action 1).
+    for wrong in (1.9, "1", True, np.array([1, 2]), np.float64(1.0)):
+        with pytest.raises(TypeError, match="integer index"):
+            bare.step(wrong)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="out of range"):
+        bare.step(6)
 
 
 def test_a_new_kind_of_candidate_needs_a_new_version(monkeypatch: pytest.MonkeyPatch) -> None:

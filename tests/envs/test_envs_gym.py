@@ -126,6 +126,23 @@ def test_an_action_the_mask_rules_out_ends_the_episode() -> None:
         env.step(0)
 
 
+@pytest.mark.parametrize("action", [np.int64(0), np.array(0), np.array([0]), 0])
+def test_an_action_is_an_integer_of_the_space(action: Any) -> None:
+    env = make()
+    env.reset(seed=1)
+    env.step(action)  # the draw, as any integer type gives it
+    env.reset(seed=1)
+    # Found by review: 2.9 played action 2, and 6 or -1 ended the episode as an illegal
+    # move; neither is an action of Discrete(6) at all.
+    for wrong in (2.9, "2", False, np.array([1, 2])):
+        with pytest.raises(TypeError, match="integer index"):
+            env.step(wrong)  # type: ignore[arg-type]
+    for outside in (6, -1):
+        with pytest.raises(ValueError, match="out of range"):
+            env.step(outside)
+    assert env.step(0)[2] is False  # the episode goes on
+
+
 def test_render_modes() -> None:
     env = make(render_mode="ansi")
     env.reset(seed=2)

@@ -64,6 +64,14 @@ def test_a_move_not_offered_is_refused() -> None:
         play_game([player, RandomPlayer()], 1)
 
 
+@pytest.mark.parametrize("returned", [1.9, np.array([0, 1]), None, 7])
+def test_a_policy_that_returns_no_action_is_named(returned: Any) -> None:
+    # Found by review: 1.9 played action 1, an array was "a bug in rummikub".
+    player = PolicyPlayer(lambda observation: returned)
+    with pytest.raises(ArenaError, match="the policy returned no action"):
+        play_game([player, RandomPlayer()], 1)
+
+
 def test_a_policy_plugged_in_by_name(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "mypolicy.py").write_text(
         "from rummikub.envs import PolicyPlayer\n"
