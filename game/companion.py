@@ -328,6 +328,7 @@ def check_typed(state: GameState, event: Event) -> None:
     if isinstance(event, OpponentPlayed | Played):
         _runs_as_they_lie(event.table, state.rules)
     if isinstance(event, NewRound):
+        _round_can_begin(state)  # first: a rack for a round that cannot begin is no matter
         check_deal(state.rules, event.rack)
 
 
@@ -502,11 +503,16 @@ def _score(state: GameState, event: Scored) -> GameState:
 
 
 def _new_round(state: GameState, event: NewRound) -> GameState:
+    _round_can_begin(state)
+    return _deal(state, event.rack, event.first)
+
+
+def _round_can_begin(state: GameState) -> None:
+    """A new round needs this one scored, and the match not over."""
     if state.result is None:
         raise IllegalEventError(f"round {state.round} is not scored yet: 'score' it first")
     if state.match_over:
         raise IllegalEventError(state.status())
-    return _deal(state, event.rack, event.first)
 
 
 # --- the log: events with undo and redo ---------------------------------------------------

@@ -180,7 +180,16 @@ def _cannot_lay(position: Position, seat: int, move: Move) -> CannotLayError:
             f"no table laying {format_tiles(position.rack)} was found in the time: give the "
             "table instead (table ...)"
         )
-    if position.initial:
+    if position.initial and rules.continue_after_initial:
+        # The opening meld may be followed by the table: only its sets' value can fail.
+        value = opening_value(list(position.rack), rules, rules.initial_threshold)
+        if value < rules.initial_threshold:
+            return CannotLayError(
+                f"{who} has not opened, and the sets that {format_tiles(position.rack)} make "
+                f"on their own are worth {value}, under the {rules.initial_threshold} an opening "
+                "meld needs"
+            )
+    elif position.initial:
         alone = solve(Position((), position.rack, False, rules), limit=Limit(DEFAULT_SECONDS))
         if len(alone.placed) == len(position.rack):
             value = opening_value(list(position.rack), rules)

@@ -134,6 +134,7 @@ def test_every_bad_input_is_one_line_exit_two_and_leaves_the_game(games: Path) -
         ([f, "pass"], "the pool still holds 48 tiles"),
         ([f, "score", "--racks", "r1 | r2 | r3"], "round 1 is not over"),
         ([f, "round", "--rack", RACK], "round 1 is not scored yet"),
+        ([f, "round", "--rack", "r1"], "round 1 is not scored yet"),  # not the rack's size
         ([f, "redo"], "nothing to redo"),
         (["nosuch", "show"], "no game named 'nosuch'"),
         (["new", "friday", "--rack", RACK], "a game named 'friday' already exists"),

@@ -92,6 +92,20 @@ def test_the_opening_rule_holds_for_an_opponent_who_has_not_opened() -> None:
         lay_out(history.state, 2, tiles("k13"))
 
 
+def test_an_opening_that_may_go_on_to_the_table_is_refused_for_its_value() -> None:
+    # Found by review: the reason given was the rule without continue_after_initial (k13
+    # "goes into no set of their own"), though k13 may join the table after the opening.
+    rules = replace(STANDARD, continue_after_initial=True)
+    history = History.begin(NewGame(3, tiles(MY_RACK), rules, first=1))
+    history = history.record(lay_out(history.state, 1, tiles("k10 k11 k12")).event)
+    with pytest.raises(
+        CannotLayError, match="sets that k13 r7 r8 r9 make on their own are worth 24, under the 30"
+    ):
+        lay_out(history.state, 2, tiles("r7 r8 r9 k13"))
+    layout = lay_out(history.state, 2, tiles("r9 r10 r11 k13"))  # 30, then k13 on the table
+    assert same_table(layout.table, table("k10-13 | r9-11"), rules)
+
+
 def test_tiles_the_opponent_cannot_have_held_are_refused() -> None:
     state = History.begin(NewGame(3, tiles(MY_RACK), STANDARD, first=1)).state
     with pytest.raises(NotHeldError, match="only 1 is not on the table or your rack"):
