@@ -124,8 +124,9 @@ def _worth(scores: Sequence[int], winner: int, seat: int, place_weight: float) -
 
 class Search:
     """The ``search`` strategy (see the module docstring); ``solves`` counts its own solver
-    calls (the candidates'), ``searched`` the decisions it searched, ``deals`` the deals
-    and ``rollout_turns`` the turns it played out for them."""
+    calls (the candidates'), ``searched`` the decisions it searched, ``switched`` those
+    where it played another candidate than the planner's, ``deals`` the deals and
+    ``rollout_turns`` the turns it played out for them."""
 
     def __init__(
         self,
@@ -139,7 +140,7 @@ class Search:
         self.rollout = rollout
         self.planner = Planner(work_limit=work_limit)
         self.watch = _Watch()
-        self.searched = self.deals = self.rollout_turns = 0
+        self.searched = self.switched = self.deals = self.rollout_turns = 0
 
     @property
     def solves(self) -> int:
@@ -173,10 +174,12 @@ class Search:
                 worths[i].append(worth)
                 used += turns
             deals += 1
+        picked = choose(worths, options.index(default), params)
         self.searched += 1
+        self.switched += options[picked] is not default
         self.deals += deals
         self.rollout_turns += used
-        return options[choose(worths, options.index(default), params)]
+        return options[picked]
 
     def _play_out(
         self, view: PlayerView, deal: _Deal, option: Candidate, passes: int, seeds: list[int]

@@ -10,7 +10,7 @@ import pytest
 from player_views import view
 
 from rummikub.arena import make_player
-from rummikub.arena.planner import Planner, unseen_tiles
+from rummikub.arena.planner import Planner, candidates, unseen_tiles
 from rummikub.arena.players import SolverPlayer
 from rummikub.arena.search import Search, SearchParams, _Deal, _worth, choose
 from rummikub.game import RoundState, Turn, play_game
@@ -53,6 +53,17 @@ def test_the_budget_is_whole_deals_within_their_bounds(params: SearchParams) -> 
         # It dealt again only while the turns played out stayed under the budget.
         per_deal = search.rollout_turns / search.deals
         assert search.rollout_turns - per_deal < params.budget + per_deal
+
+
+@pytest.mark.parametrize("margin", [0.0, 9.0])
+def test_switched_counts_the_decisions_that_leave_the_planners_choice(margin: float) -> None:
+    # Without a margin a lead on a few deals is enough; no play-out gains 9.
+    search = Search(SearchParams(budget=60, min_deals=2, max_deals=3, margin=margin, z=0.0))
+    play = search(CHOICE)
+    planner = Planner()
+    options = candidates(CHOICE, planner.solver, keep_jokers=True, partial=CHOICE.opened)
+    left = play != planner.choose(CHOICE, options).play
+    assert search.switched == int(left) == int(margin == 0.0)
 
 
 def test_goes_out_without_searching() -> None:
