@@ -9,6 +9,7 @@ opponents' rack sizes, whether each has opened, the pool) and how long to think;
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from typing import Any
 
@@ -38,6 +39,11 @@ def advise_json(request: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:
     """Answer the request on stdin."""
     from rummikub.models.errors import RummikubError
+
+    if hasattr(signal, "pthread_sigmask"):
+        # The server blocks its stop signals in every thread (web/server.py) and a child
+        # inherits that: a cancel's SIGTERM would wait until the run had used all its time.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
     try:
         answer = advise_json(json.loads(sys.stdin.read()))

@@ -102,6 +102,27 @@ def test_ctrl_c_ends_the_advice_it_was_thinking(tmp_path: Path) -> None:
     assert not [pid for pid in workers if _alive(pid)], "no worker outlives the server"
 
 
+@pytest.mark.slow
+def test_cancel_ends_the_advice_at_once_in_the_real_server(tmp_path: Path) -> None:
+    """Found by review: the worker inherited the server's blocked stop signals, so Cancel's
+    SIGTERM waited until the run had used its time, and its slot stayed taken."""
+    rack = "r3 r4 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13 k13"
+    with serving(games=tmp_path) as (process, found):
+        client = client_of(found)
+        made = client.post("/games/new", {"name": "cancel", "players": "2", "rack": rack})
+        assert made.status == 303, made.error
+        job = client.post("/games/cancel/advise", {"seconds": "120"}).location
+        assert _children(process.pid), "the advice runs in a worker process"
+        assert client.post(job + "/cancel", {}).status == 303
+        deadline = time.monotonic() + 5
+        while not client.get(job + ".json").json()["done"]:
+            assert time.monotonic() < deadline, "Cancel ends the run within seconds"
+            time.sleep(0.1)
+        assert not _children(process.pid), "the worker has ended"
+        code, _, err = stop(process)
+    assert code == 0 and "Traceback" not in err
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
