@@ -21,6 +21,7 @@ from rummikub.game.companion import (
     Drew,
     Event,
     GameState,
+    IllegalEventError,
     NewRound,
     OpponentDrew,
     OpponentPlayed,
@@ -29,7 +30,10 @@ from rummikub.game.companion import (
     Redo,
     Scored,
     Undo,
+    apply,
+    skipped,
 )
+from rummikub.game.events import seat_text
 from rummikub.game.placed import lay_out
 from rummikub.game.store import StoredGame, check_name
 from rummikub.game.table_edits import apply_edits
@@ -133,6 +137,36 @@ def _racks(fields: forms.Fields, state: GameState) -> Scored:
     return Scored(tuple(racks))
 
 
+def _turn_of(action: str, fields: forms.Fields) -> int | None:
+    """The seat whose turn the event of ``action`` is (None: not a turn)."""
+    if action in ("drew", "placed", "table"):
+        return _seat(fields)
+    return 0 if action in ("play", "draw", "pass") else None
+
+
+def _in_turn(seat: int | None, make: Maker) -> Maker:
+    """``make``, refusing a turn of ``seat`` before the seats to play first have played:
+    the game would record that they drew (the terminal asks, or takes --skip)."""
+    if seat is None:
+        return make
+
+    def checked(state: GameState) -> Event:
+        event = make(state)
+        apply(state, event)  # first what is wrong with the event itself, as the terminal does
+        seats = skipped(state, seat) if state.ended is None else ()
+        if seats:
+            verb = "has" if len(seats) == 1 else "have"
+            names = [seat_text(s) for s in seats]
+            who = " and ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+            raise IllegalEventError(
+                f"{who} {verb} not played yet: record their turns first "
+                "(drew, or what they played); nothing was recorded"
+            )
+        return event
+
+    return checked
+
+
 def _maker(action: str, fields: forms.Fields, notes: list[str]) -> Maker:
     """How to make the event of ``action`` from the game's state (read under its lock)."""
     if action == "drew":
@@ -181,7 +215,7 @@ async def record(request: Request) -> Response:
     notes: list[str] = []
     try:
         seen = forms.whole(fields, "seen", 0, 10**9, -1)
-        maker = _maker(action, fields, notes)
+        maker = _in_turn(_turn_of(action, fields), _maker(action, fields, notes))
         await run_in_threadpool(desk.record, name, maker, None if seen < 0 else seen)
     except (RummikubError, Refused) as error:
         status = error.status if isinstance(error, Refused) else status_of(error)

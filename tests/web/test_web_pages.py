@@ -255,6 +255,26 @@ def test_a_round_by_taps(client: Client, games_dir: Path) -> None:
     assert table == [["r10", "r11", "r12", "r13"], ["k7", "b7", "o7"], ["o1", "o2", "o3"]]
 
 
+def test_a_turn_out_of_order_is_refused_not_skipped(client: Client, games_dir: Path) -> None:
+    """Found by review: a play on an opponent's turn ("I played it" on the best move's page,
+    or a seat further on) recorded that the players before drew, silently (the terminal
+    asks, or needs --skip)."""
+    name = "pages-out-of-order"
+    recorded(new_game(client, name), name)  # opponent 1 plays first
+    assert 'id="played"' not in client.get(f"/games/{name}/best").text
+    before = events(games_dir, name)
+    refused(tap(client, name, "placed", seat="2", placed="k13 k12 k11"), 400,
+            "opponent 1 has not played yet")  # fmt: skip
+    refused(tap(client, name, "drew", seat="2"), 400, "opponent 1 has not played yet")
+    refused(tap(client, name, "play", table="k9 b9 o9 | r13 k13 j"), 400,
+            "opponent 1 and opponent 2 have not played yet")  # fmt: skip
+    refused(tap(client, name, "draw", tile="r5"), 400, "opponent 1 and opponent 2 have not")
+    assert events(games_dir, name) == before
+    recorded(tap(client, name, "drew", seat="1"), name)
+    recorded(tap(client, name, "drew", seat="2"), name)
+    assert 'id="played"' in client.get(f"/games/{name}/best").text  # your turn now
+
+
 def test_placed_lays_out_an_opponents_tiles(client: Client, games_dir: Path) -> None:
     name = "pages-placed"
     recorded(new_game(client, name), name)
