@@ -392,8 +392,14 @@ def test_score_and_next_round(client: Client, games_dir: Path) -> None:
     recorded(tap(client, name, "score", rack1="b1 b2 b3 b4 b5 j"), name)
     page = game(client, name)
     assert "Round 1 scored" in page.text and "+45" in page.text and "-45" in page.text
+    # A rack of the wrong size is refused with the form as it was typed (found by review:
+    # "Plays first" went back to you, and the corrected deal recorded the wrong seat).
+    wrong = tap(client, name, "round", rack="o1 o2 o3", first="1")
+    refused(wrong, 400, "your rack holds 3 tiles")
+    assert '<option value="1" selected>' in wrong.text and "o1 o2 o3" in wrong.text
     recorded(tap(client, name, "round", rack="o1 o2 o3 o4 o5 o6", first="1"), name)
     assert "round 2" in game(client, name).text
+    assert events(games_dir, name)[-1]["first"] == 1
 
 
 # --- advice -----------------------------------------------------------------------------------
