@@ -10,13 +10,14 @@ send back in the form (:func:`read_form`).
 from __future__ import annotations
 
 import hmac
+import html
 import secrets
 from collections.abc import Mapping
 from urllib.parse import urlencode, urlsplit
 
 from starlette.datastructures import FormData, Headers, QueryParams
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummikub.models.errors import InternalError
@@ -115,9 +116,23 @@ class Gate:
             return None  # a program that passes ?token= each time
         rest = urlencode([(k, v) for k, v in query.multi_items() if k != "token"])
         path = "/" + scope["path"].lstrip("/")  # '//elsewhere' would leave this server
-        redirect = RedirectResponse(path + (f"?{rest}" if rest else ""), 303)
-        redirect.set_cookie(ACCESS_COOKIE, token, max_age=YEAR, httponly=True, samesite="strict")
-        return redirect
+        landing = _landing(path + (f"?{rest}" if rest else ""))
+        landing.set_cookie(ACCESS_COOKIE, token, max_age=YEAR, httponly=True, samesite="strict")
+        return landing
+
+
+def _landing(address: str) -> HTMLResponse:
+    """A page that goes on to ``address`` at once: not a redirect, since a browser sends no
+    SameSite=Strict cookie along a redirect from a link on another site (webmail, a chat),
+    nor on reloads of that page; a step this page takes is of this site."""
+    target = html.escape(address, quote=True)
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="referrer" content="no-referrer">'
+        f'<meta http-equiv="refresh" content="0; url={target}"><title>rummikub</title></head>'
+        f'<body><p><a href="{target}">Continue</a></p></body></html>'
+    )
+    return HTMLResponse(body, headers={"Cache-Control": "no-store"})
 
 
 def _same_site(headers: Headers) -> None:

@@ -72,6 +72,44 @@ def address(tmp_path: Path) -> Iterator[str]:
         process.communicate(timeout=20)
 
 
+@pytest.mark.slow
+def test_the_token_address_opened_from_a_link_on_another_site(tmp_path: Path) -> None:
+    """The address 'rummikub serve --host 0.0.0.0' prints, sent to oneself and tapped in
+    webmail or a chat: found by review, a redirect there lost the SameSite=Strict cookie
+    it set (the browser sends none along a redirect from another site, nor on reload), and
+    the phone landed on 401."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummikub.cli", "serve", "--port", "0", "--host", "0.0.0.0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "RUMMIKUB_GAMES_DIR": str(tmp_path / "games")},
+    )
+    assert process.stdout is not None
+    found = re.search(r"Serving on http://\S+?:(\d+)/(\?token=\S+)", process.stdout.readline())
+    try:
+        assert found, process.stderr.read() if process.stderr else ""
+        address = f"http://127.0.0.1:{found.group(1)}/{found.group(2)}"
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page(viewport=PHONE)
+            page.set_default_timeout(30_000)
+            try:
+                link = f'<a id="go" href="{address}">my rummikub</a>'
+                page.route("http://mail.example/**", lambda route: route.fulfill(body=link))
+                page.goto("http://mail.example/inbox")
+                page.click("#go")
+                page.wait_for_url("**/games")
+                assert "token" not in page.url and page.locator("text=New game").count()
+                page.reload()
+                assert page.locator("text=New game").count()
+            finally:
+                browser.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=20)
+
+
 def tap_tiles(page: Page, keyboard: str, tiles: list[str]) -> None:
     for tile in tiles:
         page.locator(f'{keyboard} button[data-tile="{tile}"]').click()
