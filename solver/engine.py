@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -10,6 +11,7 @@ from typing import NamedTuple
 from rummikub.models.errors import SolverError
 from rummikub.models.joker_plan import joker_plan
 from rummikub.models.jokers import JokerRule
+from rummikub.models.meld import MeldKind, readings
 from rummikub.models.moves import moved_tiles
 from rummikub.models.position import Position
 from rummikub.models.tile import Tile
@@ -315,9 +317,27 @@ class RankedMoves:
 
 
 def _structure(move: Move) -> tuple[object, ...]:
-    """What makes two moves different: the placed tiles or the melds of the new table."""
-    melds = sorted(tuple(sorted(m.tiles, key=Tile.sort_key)) for m in move.melds)
-    return tuple(sorted(move.placed, key=Tile.sort_key)), tuple(melds)
+    """What makes two moves different: the placed tiles or the sets of the new table. A
+    colour's runs count by the numbers they cover, so a long run and the same tiles split
+    into shorter runs are one table; under the free joker rule a run's jokers count as the
+    lowest numbers they may stand for, so which copy of a tile a joker replaces makes no
+    other move (under the strict and locked rules such runs stay apart, as written).
+    Found by review: ``--top`` listed ``r1-6`` and ``r1-3 | r4-6`` apart, and after ``k3-5
+    | k1 k2 j`` listed ``k1-3 | j k4 k5`` with a lower kept score (the cut had taken the
+    columns that score it in full) and called the first the unique optimum."""
+    rules = move.position.rules
+    free = rules.joker_rule is JokerRule.FREE
+    melds: list[tuple[tuple[int, int], ...]] = []
+    covered = Counter[tuple[int, int]]()  # (colour, number) the runs cover
+    for meld in move.melds:
+        found = readings(meld.tiles, rules)
+        if found and all(r.kind is MeldKind.RUN for r in found) and (free or not meld.jokers):
+            run = min(found, key=lambda r: r.numbers)
+            covered.update((int(run.colour or 0), n) for n in run.numbers)
+        else:
+            melds.append(tuple(sorted(t.sort_key() for t in meld.tiles)))
+    placed = tuple(sorted(t.sort_key() for t in move.placed))
+    return placed, tuple(sorted(melds)), tuple(sorted(covered.items()))
 
 
 def solve_top(

@@ -12,7 +12,7 @@ from rummikub.cli.main import main
 from rummikub.models import JokerRule, Tile, position_from_text
 from rummikub.models.generate import random_position
 from rummikub.models.validation import move_problems
-from rummikub.solver import solve, solve_top
+from rummikub.solver import Level, solve, solve_top
 
 
 def structure(move: object) -> tuple[object, ...]:
@@ -120,3 +120,22 @@ def test_top_lists_a_guarded_joker_staying_and_moving() -> None:
     ]
     assert sorted([["j", "k4", "k6"], ["b6", "j", "r6"]]) in tables
     assert len(tables) == len({str(t) for t in tables}) >= 2
+
+
+def test_a_long_run_and_the_same_run_split_are_one_move() -> None:
+    # Found by review: r1-6 and r1-3 | r4-6 were #1 and #2, pushing out "place r5".
+    ranked = solve_top(position_from_text("table: r1-4\nrack: r5 r6"), 4)
+    assert [m.placed_count for m in ranked.moves] == [2, 1, 0]
+    assert ranked.exhausted and ranked.unique_optimum
+
+
+def test_which_copy_a_joker_stands_for_makes_no_other_move() -> None:
+    # Found by review: after k3-5 | k1 k2 j, the table k1 k2 k3 | j k4 k5 came second with
+    # kept 2 (the cut had taken the columns that keep k1-3 with the first table), and the
+    # best move was called the unique optimum. It is the same move: the joker is a k3.
+    rules = "rules: numbers=5\n"
+    ranked = solve_top(position_from_text(rules + "table: k1-5\nrack: j b2"), 3)
+    assert [m.placed_count for m in ranked.moves] == [1, 0]
+    assert ranked.exhausted and ranked.unique_optimum
+    for move in ranked.moves:  # each score is its table's own
+        assert move.scores[Level.KEPT] == 5 - len(move.moved)
