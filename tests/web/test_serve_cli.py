@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -121,6 +122,38 @@ def test_cancel_ends_the_advice_at_once_in_the_real_server(tmp_path: Path) -> No
         assert not _children(process.pid), "the worker has ended"
         code, _, err = stop(process)
     assert code == 0 and "Traceback" not in err
+
+
+# A position whose ranking takes CP-SAT well past the server's grace period after Ctrl-C.
+LONG_SOLVE = (
+    b"table: k11 k12 k13 | b10 b11 b12 | r5 r6 r7 r8 | o3 o4 o5 | k12 b12 r12 o12\n"
+    b"rack: k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 b1 b3 b5 b7 b9 b11 b13 r2 r4 r6 r8 r10 r12 o1 o2 "
+    b"o4 o5 o7 o8 o10 o11 o13 j j\n"
+)
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_long_solve_answers_and_stops_at_once(tmp_path: Path) -> None:
+    """Found by review: the open request got uvicorn's bare 500, the terminal a traceback,
+    and the server ended only when the solve's own limit ran out (27 s)."""
+    import threading
+
+    with serving(games=tmp_path) as (process, found):
+        client = client_of(found)
+        replies: list[Any] = []
+        asking = threading.Thread(
+            target=lambda: replies.append(
+                client.request("POST", "/api/solve?time_limit=60&top=50", LONG_SOLVE)
+            )
+        )
+        asking.start()
+        time.sleep(1.5)  # the solve is under way
+        code, out, err = stop(process)
+        asking.join(timeout=30)
+    assert code == 0 and out.strip().endswith("Stopped.")
+    assert "Traceback" not in err and "Exception" not in err, err
+    assert replies and replies[0].status == 503
+    assert replies[0].json()["error"] == "the server is stopping: ask again once it is back"
 
 
 def _children(pid: int) -> list[int]:
