@@ -11,7 +11,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -37,6 +37,39 @@ class InputError(click.ClickException):
 
 class InternalFailure(Exception):
     """The library failed on input it had accepted: a bug, whatever the error's class."""
+
+
+class OneLineGroup(click.Group):
+    """The ``rummikub`` group: click's own errors (an unknown option, a value out of its
+    range) as one line on stderr like every other bad input, not its usage block."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; as a program, exit with its status."""
+        run = functools.partial(super().main, args, prog_name, complete_var, False, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            status: object = run()
+        except click.UsageError as error:
+            where = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
+            message = " ".join(error.format_message().split()).rstrip(".")
+            click.echo(f"error: {message}{where}", err=True)
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:  # click's: EOF at a question (Ctrl-C is ours)
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        # ``ctx.exit(n)`` returns n here; a command's own return value is no status.
+        sys.exit(status if isinstance(status, int) else 0)
 
 
 def fail(message: str) -> NoReturn:

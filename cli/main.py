@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rummikub.cli.errors import InputError, answering, check_writable
+from rummikub.cli.errors import InputError, OneLineGroup, answering, check_writable
 from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.options import (
@@ -123,7 +123,10 @@ def _load_position(
         _fail("input nested too deeply")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(
+    cls=OneLineGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(package_name="rummikub")
 def main() -> None:
     """Best-move solver for Rummikub: exact integer programming, proved optimal.

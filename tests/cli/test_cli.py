@@ -467,3 +467,21 @@ def test_two_jokers_sharing_a_groups_missing_colours_are_shown_together() -> Non
     assert code == 0
     assert "rebuilt   k3* r3* j j   j#3, j#4 = b3 and o3" in out
     assert "rebuilt   b5 b6 b7   was 'b5 b6 b7 j j'" in out  # it only gave its jokers away
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["solve", "--top", "0"], "error: Invalid value for '--top': 0 is not in the range"),
+        (["solve", "--nosuch"], "error: No such option '--nosuch' (see 'rummikub solve --help')"),
+        (["nosuch"], "error: No such command 'nosuch' (see 'rummikub --help')"),
+        (["odds", "--samples", "0"], "error: Invalid value for '--samples'"),
+    ],
+)
+def test_an_option_click_refuses_is_one_line_too(args: list[str], line: str) -> None:
+    # Found by review: the help promises one line on stderr for bad input, and click's own
+    # refusals printed its usage block first.
+    result = CliRunner().invoke(main, args, prog_name="rummikub")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(line) and result.stderr.count("\n") == 1, result.stderr
+    assert result.stdout == ""
