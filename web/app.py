@@ -150,8 +150,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     app = Starlette(
         routes=_routes(),
         middleware=[
-            Middleware(_Stopping),
             Middleware(_Headers),
+            Middleware(_Stopping),  # inside _Headers: its 503 has the security headers too
             Middleware(Gate, config=config),
         ],
         exception_handlers={

@@ -153,6 +153,7 @@ def test_ctrl_c_during_a_long_solve_answers_and_stops_at_once(tmp_path: Path) ->
     assert code == 0 and out.strip().endswith("Stopped.")
     assert "Traceback" not in err and "Exception" not in err, err
     assert replies and replies[0].status == 503
+    assert replies[0].headers["x-content-type-options"] == "nosniff"  # as every answer
     assert replies[0].json()["error"] == "the server is stopping: ask again once it is back"
 
 
