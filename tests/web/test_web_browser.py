@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -52,11 +53,12 @@ THINKING = ["r3", "r4", "k9", "b9", "o9", "j", "k1", "k2", "b5", "b6", "o11", "o
 OPPONENT_KEEPS = ["k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "b1", "b2", "b3"]
 
 
-@pytest.fixture
-def address(tmp_path: Path) -> Iterator[str]:
-    """``rummikub serve`` on a free port, with a games folder of its own."""
+@contextmanager
+def serving(tmp_path: Path, *options: str) -> Iterator[str]:
+    """``rummikub serve`` on a free port, with a games folder of its own: the address it
+    prints (with ``?token=...`` off loopback); Ctrl-C at the end."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummikub.cli", "serve", "--port", "0"],
+        [sys.executable, "-m", "rummikub.cli", "serve", "--port", "0", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -64,12 +66,19 @@ def address(tmp_path: Path) -> Iterator[str]:
     )
     assert process.stdout is not None
     found = re.search(r"Serving on (http://\S+)", process.stdout.readline())
-    assert found, process.stderr.read() if process.stderr else ""
     try:
-        yield found.group(1).rstrip("/")
+        assert found, process.stderr.read() if process.stderr else ""
+        yield found.group(1)
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=20)
+
+
+@pytest.fixture
+def address(tmp_path: Path) -> Iterator[str]:
+    """``rummikub serve`` on loopback (no token)."""
+    with serving(tmp_path) as printed:
+        yield printed.rstrip("/")
 
 
 @pytest.mark.slow
@@ -78,18 +87,10 @@ def test_the_token_address_opened_from_a_link_on_another_site(tmp_path: Path) ->
     webmail or a chat: found by review, a redirect there lost the SameSite=Strict cookie
     it set (the browser sends none along a redirect from another site, nor on reload), and
     the phone landed on 401."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rummikub.cli", "serve", "--port", "0", "--host", "0.0.0.0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "RUMMIKUB_GAMES_DIR": str(tmp_path / "games")},
-    )
-    assert process.stdout is not None
-    found = re.search(r"Serving on http://\S+?:(\d+)/(\?token=\S+)", process.stdout.readline())
-    try:
-        assert found, process.stderr.read() if process.stderr else ""
-        address = f"http://127.0.0.1:{found.group(1)}/{found.group(2)}"
+    with serving(tmp_path, "--host", "0.0.0.0") as printed:
+        token = re.search(r"/(\?token=\S+)$", printed)
+        assert token, printed
+        address = f"http://127.0.0.1:{printed.split(':')[2].split('/')[0]}/{token.group(1)}"
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             page = browser.new_page(viewport=PHONE)
@@ -105,9 +106,6 @@ def test_the_token_address_opened_from_a_link_on_another_site(tmp_path: Path) ->
                 assert page.locator("text=New game").count()
             finally:
                 browser.close()
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.communicate(timeout=20)
 
 
 def tap_tiles(page: Page, keyboard: str, tiles: list[str]) -> None:
