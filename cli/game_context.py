@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rummikub.cli import interrupt
+
 if TYPE_CHECKING:
+    from rummikub.game.companion import Event
     from rummikub.game.store import GameStore, StoredGame
 
 GAME_COMMANDS = (
@@ -32,6 +35,13 @@ def game_store(ctx: click.Context) -> GameStore:
     """The games folder of this command line (``--dir``)."""
     store: GameStore = ctx.find_root().meta["rummikub.games"]
     return store
+
+
+def write(ctx: click.Context, game: StoredGame, event: Event) -> StoredGame:
+    """Store ``event`` in ``game``: from here on it is recorded, and a Ctrl-C does not say
+    otherwise (:func:`rummikub.cli.interrupt.commit`)."""
+    interrupt.commit()
+    return game_store(ctx).record(game, event)
 
 
 def game_name(ctx: click.Context) -> str:

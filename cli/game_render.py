@@ -20,14 +20,6 @@ def seat_name(seat: int) -> str:
     return "you" if seat == 0 else f"opponent {seat}"
 
 
-def seats_text(seats: Sequence[int]) -> str:
-    """``opponent 1``, ``opponent 1 and opponent 2``, ``opponent 1, 2 and 3``."""
-    names = [seat_name(s) for s in seats]
-    if len(names) <= 2:
-        return " and ".join(names)
-    return f"{names[0]}, " + ", ".join(str(s) for s in seats[1:-1]) + f" and {seats[-1]}"
-
-
 def opponents_line(state: GameState) -> str:
     """Each opponent's rack size and whether they opened, and the pool."""
     parts = []

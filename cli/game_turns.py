@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rummikub.cli import interrupt
 from rummikub.cli.errors import InternalFailure, fail, guard
-from rummikub.cli.game_context import game_store, load_game
-from rummikub.cli.game_render import say_recorded, seats_text, status_line
+from rummikub.cli.game_context import load_game, write
+from rummikub.cli.game_render import say_recorded, status_line
 from rummikub.cli.options import objective_options, time_limit_option
 from rummikub.models.rules import STANDARD
 
@@ -72,6 +71,7 @@ def skip_option(func: Callable[..., object]) -> Callable[..., object]:
 def _check_skipped(state: GameState, seat: int, skip: bool) -> None:
     """Turns of other seats this event would record: allowed with --skip or once confirmed."""
     from rummikub.game.companion import skipped
+    from rummikub.game.events import seats_text
 
     if state.ended is not None:
         return  # the companion refuses the event itself, saying why
@@ -111,8 +111,7 @@ def record(
     game.history.record(event)  # what is wrong with the event is said before any question
     seat = event.seat if isinstance(event, OpponentPlayed | OpponentDrew) else 0
     _check_skipped(before, seat, skip)
-    interrupt.commit()  # from here on it is recorded, and a Ctrl-C does not say otherwise
-    game = game_store(ctx).record(game, event)
+    game = write(ctx, game, event)
     say_recorded(event, before, game.history.state, notes())
     return game
 
@@ -279,8 +278,7 @@ def undo(ctx: click.Context) -> None:
 
     game = load_game(ctx)
     last = game.history.last
-    interrupt.commit()
-    game = game_store(ctx).record(game, Undo())
+    game = write(ctx, game, Undo())
     click.echo(f"Undone: {last.describe()}")
     click.echo(status_line(game.history.state))
 
@@ -293,8 +291,7 @@ def redo(ctx: click.Context) -> None:
 
     game = load_game(ctx)
     event = game.history.next_redo
-    interrupt.commit()
-    game = game_store(ctx).record(game, Redo())
+    game = write(ctx, game, Redo())
     click.echo(f"Redone: {event.describe() if event else ''}")
     click.echo(status_line(game.history.state))
 

@@ -307,8 +307,7 @@ def stop_at_start(signum: int, frame: FrameType | None) -> None:
     the program ends is not acted on: the command ended as it would have."""
     if _State.began:
         return
-    sys.stderr.write("interrupted\n")
-    sys.stderr.flush()
+    announce()
     # Not an exception: one raised in a callback of the import system is ignored there,
     # and the command would go on after "interrupted".
     os._exit(EXIT_STATUS)

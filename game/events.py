@@ -66,6 +66,14 @@ def seat_text(seat: int) -> str:
     return "you" if seat == ME else f"opponent {seat}"
 
 
+def seats_text(seats: Sequence[int]) -> str:
+    """``opponent 1``, ``opponent 1 and opponent 2``, ``opponent 1, 2 and 3``."""
+    names = [seat_text(s) for s in seats]
+    if len(names) <= 2:
+        return " and ".join(names)
+    return f"{names[0]}, " + ", ".join(str(s) for s in seats[1:-1]) + f" and {seats[-1]}"
+
+
 def table_text(table: Sequence[Meld]) -> str:
     return " | ".join(str(m) for m in table) or "(empty)"
 

@@ -198,7 +198,7 @@ def _opening_worth(melds: list[tuple[Meld, int]], rules: RuleSet, as_laid: bool)
 
 def _opening_readings(meld: Meld, rules: RuleSet, as_laid: bool) -> list[Reading]:
     """A new meld's readings as it lies, or any reading of its tiles."""
-    return meld.readings_as_laid(rules) if as_laid else Meld(meld.tiles).readings(rules)
+    return meld.readings_as_laid(rules) if as_laid else readings(meld.tiles, rules)
 
 
 def _laid_key(meld: Meld, rules: RuleSet) -> tuple[Tiles, tuple[Tiles, ...]]:

@@ -33,7 +33,7 @@ from rummikub.game.companion import (
     apply,
     skipped,
 )
-from rummikub.game.events import seat_text
+from rummikub.game.events import seats_text
 from rummikub.game.placed import lay_out
 from rummikub.game.store import StoredGame, check_name
 from rummikub.game.table_edits import apply_edits
@@ -156,10 +156,8 @@ def _in_turn(seat: int | None, make: Maker) -> Maker:
         seats = skipped(state, seat) if state.ended is None else ()
         if seats:
             verb = "has" if len(seats) == 1 else "have"
-            names = [seat_text(s) for s in seats]
-            who = " and ".join(filter(None, (", ".join(names[:-1]), names[-1])))
             raise IllegalEventError(
-                f"{who} {verb} not played yet: record their turns first "
+                f"{seats_text(seats)} {verb} not played yet: record their turns first "
                 "(drew, or what they played); nothing was recorded"
             )
         return event
