@@ -22,6 +22,7 @@ the line, the file untouched, so the events before it are never lost.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -114,6 +115,13 @@ class StoredGame:
     def kept(self) -> bytes:
         """The file's content without a cut-off last line."""
         return self.raw[: len(self.raw) - len(self.torn)]
+
+    @property
+    def version(self) -> str:
+        """A short mark of exactly this content (the event count, then a digest of the
+        bytes): a game deleted and started again under the same name, with as many
+        events, has another."""
+        return f"{self.events}-{hashlib.blake2b(self.raw, digest_size=8).hexdigest()}"
 
 
 def _lines(raw: bytes) -> Iterator[tuple[int, bytes, bool]]:

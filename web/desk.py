@@ -8,11 +8,12 @@ file lock, so the terminal and the web app can follow one game at once. On top o
 
 * in this process, one lock per game: concurrent requests take their turns instead of
   refusing each other;
-* a page sends the number of events of the game it showed (``seen``); if the game has
-  moved on since (another phone, the terminal, or the same tap sent twice), the tap is
-  refused with :class:`StaleGameError` rather than applied to a game the player did not
-  see. A request without ``seen`` (a script) is applied to the game as it is, read again
-  if another process wrote in between;
+* a page sends the version of the game it showed (``seen``: its event count and a digest
+  of its file); if the game has moved on since (another phone, the terminal, the same tap
+  sent twice, or the game deleted and started again), the tap is refused with
+  :class:`StaleGameError` rather than applied to a game the player did not see. A
+  request without ``seen`` (a script) is applied to the game as it is, read again if another
+  process wrote in between;
 * a game is replayed from its file only when the file changed (its inode, size and time),
   since a long game replays in tens of milliseconds.
 """
@@ -103,17 +104,18 @@ class GameDesk:
             return self.store.create(name, event)
 
     def record(
-        self, name: str, make: Callable[[GameState], Event], seen: int | None = None
+        self, name: str, make: Callable[[GameState], Event], seen: str | None = None
     ) -> Recorded:
         """Take in the event ``make`` makes from the game's state and write it.
 
-        ``seen``: the number of events of the game the request was made from; the event is
-        refused with :class:`StaleGameError` if the game has a different number now.
+        ``seen``: the :attr:`~rummikub.game.store.StoredGame.version` of the game the request
+        was made from; the event is refused with :class:`StaleGameError` if the game is not
+        that version now.
         """
         with self._lock(name):
             for _ in range(RETRIES):
                 game = self._load(name)
-                if seen is not None and seen != game.events:
+                if seen is not None and seen != game.version:
                     raise StaleGameError(
                         f"game '{name}' changed since this page showed it (another device or "
                         "the terminal recorded something): here it is now; nothing was recorded"

@@ -70,7 +70,7 @@ def game_context(game: StoredGame) -> dict[str, Any]:
     result = state.result
     return {
         "name": game.name,
-        "seen": game.events,
+        "seen": game.version,
         "state": state,
         "status": state.status(),
         "table": table_picture(state.table) if state.table else None,
@@ -212,9 +212,9 @@ async def record(request: Request) -> Response:
     desk = web_state(request).desk
     notes: list[str] = []
     try:
-        seen = forms.whole(fields, "seen", 0, 10**9, -1)
+        seen = forms.text(fields, "seen").strip() or None
         maker = _in_turn(_turn_of(action, fields), _maker(action, fields, notes))
-        await run_in_threadpool(desk.record, name, maker, None if seen < 0 else seen)
+        await run_in_threadpool(desk.record, name, maker, seen)
     except (RummikubError, Refused) as error:
         status = error.status if isinstance(error, Refused) else status_of(error)
         if status == 404:

@@ -78,3 +78,15 @@ def test_a_stale_web_page_after_a_terminal_write(client: Client, games: Path) ->
     assert reply.status == 409 and "changed since this page showed it" in reply.error
     assert "your turn" in reply.text  # the page shows the game as it is now
     assert terminal(games, "race", "history").count("drew") == 1
+
+
+def test_a_page_of_a_deleted_game_records_nothing_in_its_namesake(
+    client: Client, games: Path
+) -> None:
+    terminal(games, "new", "again", "--players", "2", "--rack", RACK, "--first", "1")
+    page = client.get("/games/again")
+    terminal(games, "delete", "again", "--yes")  # deleted and started again: as many events
+    terminal(games, "new", "again", "--players", "3", "--rack", RACK, "--first", "1")
+    reply = client.post("/games/again/drew", {"seat": "1", "seen": seen_of(page)})
+    assert reply.status == 409 and "changed since this page showed it" in reply.error
+    assert "drew" not in terminal(games, "again", "history")

@@ -24,7 +24,7 @@ from rummikub.web.app import create_app
 from rummikub.web.config import WebConfig
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
-SEEN = re.compile(r'name="seen" value="(\d+)"')
+SEEN = re.compile(r'name="seen" value="([0-9a-f-]+)"')
 
 
 @dataclass
@@ -115,9 +115,9 @@ class Client:
 
 
 def seen_of(page: Reply) -> str:
-    """The event count a game page's forms send."""
+    """The version of the game a game page's forms send."""
     found = SEEN.search(page.text)
-    assert found, "a game page holds its event count"
+    assert found, "a game page holds its game's version"
     return found.group(1)
 
 
