@@ -43,7 +43,7 @@ from rummikub.web import forms
 from rummikub.web.errors import Refused, one_line, status_of
 from rummikub.web.render import keyboard, move_view, page, table_picture, tile_views
 from rummikub.web.security import read_form
-from rummikub.web.state import web_state
+from rummikub.web.state import WebState, web_state
 
 Maker = Callable[[GameState], Event]
 ACTIONS = ("drew", "draw", "placed", "table", "play", "pass", "undo", "redo", "score", "round")
@@ -165,7 +165,7 @@ def _in_turn(seat: int | None, make: Maker) -> Maker:
     return checked
 
 
-def _maker(action: str, fields: forms.Fields, notes: list[str]) -> Maker:
+def _maker(action: str, fields: forms.Fields, notes: list[str], web: WebState) -> Maker:
     """How to make the event of ``action`` from the game's state (read under its lock)."""
     if action == "drew":
         seat = _seat(fields)
@@ -176,7 +176,8 @@ def _maker(action: str, fields: forms.Fields, notes: list[str]) -> Maker:
         def placed(state: GameState) -> Event:
             """The play laid out from the tiles put down (its note kept for the page)."""
             tiles = forms.tiles(forms.text(fields, "placed"), "placed", state.rules)
-            layout = lay_out(state, seat, tiles)
+            with web.solves:  # a solve like any other: it waits for a free core
+                layout = lay_out(state, seat, tiles, limit=Limit(web.config.solve_seconds))
             if layout.note:
                 notes.append(layout.note)
             return layout.event
@@ -209,11 +210,12 @@ async def record(request: Request) -> Response:
     if action not in ACTIONS:
         raise Refused(404, f"no such thing to record: {action[:40]!r}")
     fields = await read_form(request)
-    desk = web_state(request).desk
+    web = web_state(request)
+    desk = web.desk
     notes: list[str] = []
     try:
         seen = forms.text(fields, "seen").strip() or None
-        maker = _in_turn(_turn_of(action, fields), _maker(action, fields, notes))
+        maker = _in_turn(_turn_of(action, fields), _maker(action, fields, notes, web))
         await run_in_threadpool(desk.record, name, maker, seen)
     except (RummikubError, Refused) as error:
         status = error.status if isinstance(error, Refused) else status_of(error)

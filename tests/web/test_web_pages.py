@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -482,3 +483,28 @@ def test_unknown_pages_and_methods(client: Client) -> None:
     refused(client.get("/nowhere"), 404, "no page at /nowhere")
     refused(client.request("DELETE", "/games"), 405, "DELETE is not how /games is used")
     refused(client.request("PUT", "/api/solve", b"{}"), 405, "PUT is not how")
+
+
+def test_placed_waits_for_a_free_solve_slot(tmp_path: Path) -> None:
+    # Laying out an opponent's tiles is a solve: with every core's slot taken by other
+    # solves it waits, rather than adding one more solve to the cores.
+    from rummikub.game.events import NewGame
+    from rummikub.models.notation import parse_tiles
+    from rummikub.models.rules import RuleSet
+    from rummikub.web.game_page import _maker
+    from rummikub.web.state import WebState
+
+    web = WebState.of_config(WebConfig(games_dir=str(tmp_path)))
+    web.solves = threading.BoundedSemaphore(1)
+    start = NewGame(3, tuple(parse_tiles(RACK)), RuleSet(), first=1)
+    state = web.desk.create("slot", start).history.state
+    make = _maker("placed", {"seat": "1", "placed": "r10 r11 r12"}, [], web)
+    made: list[object] = []
+    web.solves.acquire()
+    worker = threading.Thread(target=lambda: made.append(make(state)))
+    worker.start()
+    worker.join(0.5)
+    assert worker.is_alive() and not made  # waiting for the slot
+    web.solves.release()
+    worker.join(30)
+    assert made and sorted(map(str, made[0].placed)) == ["r10", "r11", "r12"]  # type: ignore[attr-defined]
