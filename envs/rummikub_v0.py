@@ -133,8 +133,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """What ``agent`` sees now; its moves and mask only while it is the one to move."""
         seat = self.possible_agents.index(agent)
         mine = self.moves is not None and seat == self.moves.view.seat
-        # An illegal action ends the round in env()'s wrapper, which leaves the moves here.
-        mine = mine and not (self.terminations.get(agent) or self.truncations.get(agent))
         return self.layout.observe(self.round.view(seat), self.moves if mine else None)
 
     def step(self, action: int | None) -> None:
@@ -166,6 +164,16 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _deads_step_first(self) -> str:
+        # env()'s TerminateIllegalWrapper calls this when an illegal action ends the round,
+        # its only way in here: no moves are on offer any more, to the agent that chose
+        # one or to anyone.
+        if self.round.result is None:
+            self.moves = None
+            self.infos = {a: {} for a in self.agents}
+        agent: str = super()._deads_step_first()
+        return agent
 
     def render(self) -> str | None:
         """The round as text: returned in ``ansi`` mode, printed in ``human`` mode (after

@@ -223,6 +223,7 @@ def test_an_action_the_mask_rules_out() -> None:
     observation = env.observe(agent)
     moves = env.unwrapped.layout.split(observation["observation"])["moves"]
     assert not observation["action_mask"].any() and not moves.any()
+    assert all(info == {} for info in env.infos.values())  # nor names them
     bare = rummikub_v0.raw_env(players=2)
     bare.reset(seed=1)
     with pytest.raises(ValueError, match="not offered"):
