@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld, readings
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import JOKER, Colour, Tile
+from rummikub.models.validation import joker_meanings
 
 
 def _runs(counts: Counter[Tile], rules: RuleSet) -> list[Meld]:
@@ -116,12 +118,31 @@ def extend_table(
         changed = False
         for tile in list(left):
             for i, meld in enumerate(melds):
-                grown = Meld((*meld.tiles, tile))
-                found = grown.readings(rules)
-                if found:
-                    melds[i] = Meld(found[0].laid_out()) if not meld.jokers else grown
+                grown = _grown(meld, tile, rules)
+                if grown is not None:
+                    melds[i] = grown
                     left.remove(tile)
                     laid.append(tile)
                     changed = True
                     break
     return melds, laid
+
+
+def _grown(meld: Meld, tile: Tile, rules: RuleSet) -> Meld | None:
+    """``meld`` with ``tile`` laid on, or None if it does not fit. Under the strict and
+    locked joker rules a meld's jokers must keep standing for the tiles they stand for
+    where they lie, so it is laid out in a reading that keeps one of their meanings."""
+    tiles = (*meld.tiles, tile)
+    found = readings(tiles, rules)
+    if not found:
+        return None
+    if not meld.jokers:
+        return Meld(found[0].laid_out())
+    if rules.joker_rule is JokerRule.FREE:
+        return Meld(tiles)
+    before = set(joker_meanings(meld, rules, as_laid=True))
+    for reading in found:
+        laid = Meld(reading.laid_out())
+        if before & set(joker_meanings(laid, rules, as_laid=True)):
+            return laid
+    return None

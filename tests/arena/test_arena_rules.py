@@ -182,3 +182,18 @@ def test_a_strict_game_records_what_its_jokers_stand_for(tmp_path: Path) -> None
     assert '"j=' in record.read_text()
     code, out, err = _arena("--replay", str(record))
     assert code == 0 and "every move legal" in out, err
+
+
+@pytest.mark.parametrize("rule", ("strict", "locked"))
+def test_every_built_in_plays_legally_under_the_joker_rule(rule: str) -> None:
+    # Found by review: 'human' laid rack tiles onto a table meld with a joker so that the
+    # joker came to stand for another tile, which these rules forbid (5 of 6 seeds).
+    from rummikub.arena.players import make_player, strategy_names
+    from rummikub.arena.tournament import deal_seed
+    from rummikub.game.rounds import GameConfig, play_game
+
+    config = GameConfig(RuleSet(joker_rule=JokerRule(rule)))
+    cheap = [n for n in strategy_names() if n not in ("search", "planner")]
+    for deal in range(8):
+        names = [cheap[deal % len(cheap)], "human", cheap[(deal + 3) % len(cheap)], "human"]
+        play_game([make_player(n) for n in names], deal_seed(deal, 0), config, names=names)
