@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rummikub.arena.heuristic import extend_table, meld_value, rack_sets
 from rummikub.arena.planner import Planner
 from rummikub.arena.search import Search
 from rummikub.arena.solver_player import TURN_WORK_LIMIT as TURN_WORK_LIMIT
 from rummikub.arena.solver_player import SolverPlayer as SolverPlayer
-from rummikub.game.errors import ArenaError
+from rummikub.game.errors import ArenaError, PlugInError
 from rummikub.game.protocol import DRAW, Action, Player, PlayerView, Reply
 from rummikub.models.position import Position
 
@@ -158,31 +161,84 @@ def strategy_names() -> list[str]:
     return list(STRATEGIES)
 
 
+def is_built_in(spec: str) -> bool:
+    """Whether ``spec`` names a built-in strategy (or an alias of one)."""
+    return ALIASES.get(spec, spec) in STRATEGIES
+
+
 def make_player(spec: str, time_limit: float = TURN_WORK_LIMIT) -> Player:
     """A fresh player for a spec: a built-in name, or ``module:callable``.
 
     ``module:callable`` names either a player (a callable taking a :class:`PlayerView`)
     or a class, which is instantiated with no arguments for every game.
     """
-    name = ALIASES.get(spec, spec)
-    if name in STRATEGIES:
-        return STRATEGIES[name].make(time_limit)
+    if is_built_in(spec):
+        return STRATEGIES[ALIASES.get(spec, spec)].make(time_limit)
     if ":" not in spec:
         known = ", ".join(STRATEGIES)
         raise ArenaError(f"unknown strategy {spec!r}: use one of {known}, or module:callable")
     module_name, _, attribute = spec.partition(":")
+    if not module_name or module_name.startswith("."):
+        raise PlugInError(
+            f"player {spec!r}: name a module before ':' by its full name (my_bot:play), "
+            "importable from the current folder"
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ArenaError(f"player {spec!r}: cannot import {module_name!r} ({error})") from None
+        raise PlugInError(f"player {spec!r}: cannot import {module_name!r} ({error})") from None
+    except Exception as error:  # the plug-in's own code failed as it was imported
+        raise PlugInError(f"player {spec!r}: importing it raised {_what(error)}") from None
     target: object = module
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise ArenaError(f"player {spec!r}: {module_name} has no {attribute!r}") from None
+            raise PlugInError(f"player {spec!r}: {module_name} has no {attribute!r}") from None
     if inspect.isclass(target):
-        target = target()
+        try:
+            target = target()
+        except Exception as error:
+            raise PlugInError(
+                f"player {spec!r}: making one (a class is made with no arguments) raised "
+                f"{_what(error)}"
+            ) from None
     if not callable(target):
-        raise ArenaError(f"player {spec!r}: {attribute!r} is not callable")
-    return target
+        raise PlugInError(f"player {spec!r}: {attribute!r} is not callable")
+    return PlugIn(spec, target)
+
+
+class PlugIn:
+    """A player loaded from ``module:callable``: what it raises on its turn is its own
+    failure, a :class:`PlugInError` naming it, rather than a failure of the arena."""
+
+    def __init__(self, spec: str, player: Callable[[PlayerView], Action | None]) -> None:
+        self.spec = spec
+        self.player = player
+
+    @property
+    def solves(self) -> int:
+        """The plug-in's solver calls, if it counts them."""
+        return int(getattr(self.player, "solves", 0))
+
+    def __getattr__(self, name: str) -> Any:
+        # The plug-in's own attributes (its counters, its name) read through the wrapper.
+        if name == "player":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.player, name)
+
+    def __call__(self, view: PlayerView) -> Action | None:
+        try:
+            return self.player(view)
+        except Exception as error:
+            raise PlugInError(
+                f"player {self.spec!r} (seat {view.seat}) raised on turn {view.turn}: "
+                f"{_what(error)}"
+            ) from None
+
+
+def _what(error: BaseException) -> str:
+    """The error's type, message and where in the plug-in's code it was raised."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    return f"{type(error).__name__}: {error}{where}"

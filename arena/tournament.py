@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummikub.arena.executors import ordered_map
-from rummikub.arena.players import TURN_WORK_LIMIT, make_player
+from rummikub.arena.players import TURN_WORK_LIMIT, is_built_in, make_player
 from rummikub.arena.stats import DealSample, EloEstimate, Sprt
-from rummikub.game.errors import ArenaError
+from rummikub.game.errors import ArenaError, IllegalPlayError
 from rummikub.game.record import Event, GameRecorder
 from rummikub.game.rounds import GameConfig, play_game
+from rummikub.models.errors import InternalError
 
 
 def entrant_labels(specs: Sequence[str]) -> list[str]:
@@ -91,7 +92,12 @@ def run_game(task: GameTask) -> GameSummary:
     """Play one scheduled game with fresh players (runs in a worker)."""
     players = [make_player(spec, task.time_limit) for spec in task.specs]
     recorder = GameRecorder(task.index) if task.record else None
-    game = play_game(players, task.seed, task.config, names=task.labels, recorder=recorder)
+    try:
+        game = play_game(players, task.seed, task.config, names=task.labels, recorder=recorder)
+    except IllegalPlayError as error:
+        if is_built_in(task.specs[error.seat]):  # the engine's own strategies play legally
+            raise InternalError(f"built-in strategy {error}") from error
+        raise
     last = game.rounds[-1]
     return GameSummary(
         index=task.index,

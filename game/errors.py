@@ -33,5 +33,10 @@ class IllegalPlayError(ArenaError):
         return (type(self), (self.player, self.seat, self.turn, self.problems))
 
 
+class PlugInError(ArenaError):
+    """A plug-in player (``module:callable``) failed: it could not be loaded or made, or it
+    raised on its turn. The plug-in's fault, not the arena's."""
+
+
 class RecordError(ArenaError):
     """A game record that cannot be read or does not replay to what it claims."""

@@ -192,15 +192,12 @@ def _as_play(action: object, name: str, seat: int, turn: int) -> Reply:
     """The player's answer as a :class:`Reply`, or :class:`IllegalPlayError` if it is none."""
     if action is None:
         return DRAW
-    if isinstance(action, Reply):
-        play = action
-    else:
-        try:
-            play = Reply(tuple(action.melds), tuple(action.placed))  # type: ignore[attr-defined]
-        except (AttributeError, TypeError):
-            raise IllegalPlayError(
-                name, seat, turn, [f"returned {type(action).__name__}, not a play or None"]
-            ) from None
+    try:  # a Reply too: its fields may hold lists, and the table must stay a tuple
+        play = Reply(tuple(action.melds), tuple(action.placed))  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):
+        raise IllegalPlayError(
+            name, seat, turn, [f"returned {type(action).__name__}, not a play or None"]
+        ) from None
     bad: list[object] = [m for m in play.melds if not isinstance(m, Meld)]
     bad += [t for t in play.placed if not isinstance(t, Tile)]
     if bad:

@@ -266,3 +266,75 @@ def test_a_missing_optional_extra_is_a_clear_error(
     monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail
     code, _, err = run("--players", "human,never-play", "--games", "2", *args)
     assert code == 2 and hint in err
+
+
+FAULTY = """
+from rummikub.arena.players import SolverPlayer
+from rummikub.game.protocol import Reply
+
+
+class Picky(Exception):
+    def __init__(self, a, b):  # cannot be rebuilt from its message: unpicklable
+        super().__init__(f"{a}/{b}")
+
+
+def raises(view):
+    raise Picky(1, 2)
+
+
+class NeedsArguments:
+    def __init__(self, depth):
+        self.depth = depth
+
+
+class AsLists(SolverPlayer):
+    def __call__(self, view):
+        reply = self.best(view)
+        return Reply(list(reply.melds), list(reply.placed))
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_faulty_plug_in_is_bad_input_not_a_bug(
+    jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by review: each of these was reported as "a bug in rummikub" (exit 1), the
+    # last with --jobs 2 only as a broken process pool.
+    (tmp_path / "faulty.py").write_text(textwrap.dedent(FAULTY))
+    (tmp_path / "broken.py").write_text("raise ValueError('half written')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cases = {
+        ":play": "name a module before ':'",
+        ".faulty:raises": "name a module before ':'",
+        "broken:play": "importing it raised ValueError: half written (broken.py:1)",
+        "faulty:NeedsArguments": "made with no arguments) raised TypeError",
+        "faulty:raises": "(seat 0) raised on turn 0: Picky: 1/2 (faulty.py:12)",
+    }
+    for spec, words in cases.items():
+        code, _, err = run("--players", f"{spec},human", "--games", "2", "--jobs", jobs)
+        assert code == 2 and words in err and err.count("\n") == 1, (spec, err)
+
+
+def test_a_reply_of_lists_is_taken_as_a_reply(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by review: the list became the table and the next player failed on it.
+    (tmp_path / "faulty.py").write_text(textwrap.dedent(FAULTY))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = run_json("--players", "faulty:AsLists,planner", "--games", "2", "--seed", "6")
+    assert sum(p["games"] for p in data["players"]) == 4
+
+
+def test_a_built_in_that_breaks_the_rules_is_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummikub.arena.players import STRATEGIES, Strategy
+    from rummikub.game.protocol import Reply
+    from rummikub.models import Meld, Tile
+
+    def cheat(view: object) -> Reply:
+        tiles = (Tile.parse("r1"), Tile.parse("r2"), Tile.parse("r3"))
+        return Reply((Meld(tiles),), tiles)
+
+    monkeypatch.setitem(STRATEGIES, "human", Strategy("human", "cheats", lambda t: cheat))
+    code, _, err = run("--players", "human,never-play", "--games", "2", "--executor", "serial")
+    assert code == 1 and "a bug in rummikub" in err and "built-in strategy" in err, err
