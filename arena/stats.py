@@ -180,6 +180,11 @@ class EloEstimate:
         return (elo_from_score(low), elo_from_score(high))
 
 
+# A bound beyond this asks about scores above 99.7% (or below 0.3%): not a test anyone runs,
+# and far enough out the score's logit overflows.
+MAX_SPRT_ELO = 1000.0
+
+
 @dataclass(frozen=True)
 class Sprt:
     """Wald's SPRT of H0: elo = ``elo0`` against H1: elo = ``elo1`` (elo0 < elo1)."""
@@ -190,6 +195,10 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        if not all(abs(e) <= MAX_SPRT_ELO for e in (self.elo0, self.elo1)):
+            raise ValueError(
+                f"SPRT bounds must lie within +-{MAX_SPRT_ELO} Elo, got {self.elo0}, {self.elo1}"
+            )
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT needs elo0 < elo1, got {self.elo0}, {self.elo1}")
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):

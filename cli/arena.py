@@ -49,6 +49,8 @@ def _strategy_list() -> str:
 
 
 def _parse_sprt(text: str | None) -> tuple[float, float] | None:
+    from rummikub.arena.stats import MAX_SPRT_ELO
+
     if text is None:
         return None
     parts = text.replace(" ", "").split(",")
@@ -56,6 +58,10 @@ def _parse_sprt(text: str | None) -> tuple[float, float] | None:
         elo0, elo1 = (float(p) for p in parts)
     except ValueError:
         _fail(f"--sprt takes two Elo bounds like 0,10, got {text!r}")
+    if not all(abs(e) <= MAX_SPRT_ELO for e in (elo0, elo1)):  # nan and inf too
+        _fail(
+            f"--sprt bounds must lie within -{MAX_SPRT_ELO:g}..{MAX_SPRT_ELO:g} Elo, got {text!r}"
+        )
     if not elo0 < elo1:
         _fail(f"--sprt needs elo0 < elo1, got {text!r}")
     return elo0, elo1

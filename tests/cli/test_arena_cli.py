@@ -192,6 +192,10 @@ def test_sprt_mode_on_the_command_line() -> None:
     assert data["games"] < 300 and data["sprt"]["games"] == data["games"]
     code, _, err = run("--players", "human,never-play", "--sprt", "10,0")
     assert code == 2 and "elo0 < elo1" in err
+    # Found by review: -1e6,1e6 overflowed after the first deal (exit 1); inf was taken.
+    for bounds in ("-1e6,1e6", "-inf,0", "0,nan", "0,1001"):
+        code, _, err = run("--players", "human,never-play", "--sprt", bounds)
+        assert code == 2 and "within -1000..1000 Elo" in err, bounds
 
 
 BOTS = """
