@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
 
 from rummikub.arena import Sprt, TournamentConfig, TournamentResult, run_tournament, wilson
 from rummikub.arena.stats import DealSample, EloEstimate, elo_from_score, score_from_elo, t95
-from rummikub.arena.tournament import deal_seed, lineups
+from rummikub.arena.tournament import deal_seed, lineup_at, lineups
 
 
 def test_wilson_interval_known_values() -> None:
@@ -90,6 +91,20 @@ def test_sprt_bounds_and_llr_per_deal() -> None:
     assert sprt.llr(smooth) > sprt.llr(lumpy) > 0
     with pytest.raises(ValueError):
         Sprt(10, 0)
+
+
+@pytest.mark.parametrize(("entrants", "seats"), [(2, 2), (3, 2), (4, 3), (5, 4), (7, 4), (6, 3)])
+def test_a_lineup_by_its_index_is_that_of_the_whole_schedule(entrants: int, seats: int) -> None:
+    # The schedule's order is itertools' (combinations, then seat orders); found by review:
+    # making that list for 70 entrants ran out of memory.
+    whole = [
+        order
+        for combo in itertools.combinations(range(entrants), seats)
+        for order in itertools.permutations(combo)
+    ]
+    assert lineups(entrants, seats) == whole
+    assert lineup_at(entrants, seats, len(whole) + 1) == whole[1]
+    assert lineup_at(100, 4, 10**9) == lineup_at(100, 4, 10**9 % math.perm(100, 4))
 
 
 def test_schedule_rotates_every_seat_order_on_a_shared_deal() -> None:
