@@ -6,10 +6,11 @@ so ``rummikub --help`` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -410,8 +411,9 @@ def arena(
     )
     with RecordFile(record_path) as record:
         result = _play(config, executor, jobs, ray_address, progress, record)
-    _write_files(result, json_file, csv_path, games_csv, plot_path)
+    # The report first: a file that cannot be written (a full disk) does not lose it.
     click.echo(json.dumps(result.to_json()) if as_json else render_text(result, jobs, executor))
+    _write_files(result, json_file, csv_path, games_csv, plot_path)
     if result.interrupted:
         raise KeyboardInterrupt  # exit status 130, as for any command stopped by Ctrl-C
 
@@ -513,14 +515,26 @@ def _write_files(
 ) -> None:
     """The files asked for besides the record: the JSON, the CSV tables, the plot."""
     if json_file is not None:
-        with open(json_file, "w", encoding="utf-8") as handle:
+        with _writing(json_file), open(json_file, "w", encoding="utf-8") as handle:
             json.dump(result.to_json(), handle, indent=1)
             handle.write("\n")
     if csv_path is not None:
-        write_csv(result, csv_path)
+        with _writing(csv_path):
+            write_csv(result, csv_path)
     if games_csv is not None:
-        write_games_csv(result, games_csv)
+        with _writing(games_csv):
+            write_games_csv(result, games_csv)
     if plot_path is not None:
         from rummikub.arena.plot import plot_result
 
-        plot_result(result, plot_path)
+        with _writing(plot_path):
+            plot_result(result, plot_path)
+
+
+@contextlib.contextmanager
+def _writing(path: str) -> Iterator[None]:
+    """Writing ``path``: a failure (a full disk, a folder gone) is one line, exit 2."""
+    try:
+        yield
+    except OSError as error:
+        _fail(f"cannot write {path}: {error.strerror or error}")

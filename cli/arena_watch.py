@@ -5,6 +5,7 @@ the games finished so far, tallied, so that an interrupted tournament still repo
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Iterable
@@ -63,8 +64,13 @@ class RecordFile:
                 fail(f"cannot write {self.path}: {error.strerror or error}")
         data = events_text(events).encode()
         self.writing = True
-        self.handle.write(data)
-        self.handle.flush()
+        try:
+            self.handle.write(data)
+            self.handle.flush()
+        except OSError as error:  # a full disk: stop, with the games written whole kept
+            with contextlib.suppress(OSError):
+                self.repair()
+            fail(f"cannot write {self.path}: {error.strerror or error}; the tournament stopped")
         games, size = self.mark
         self.mark = (games + 1, size + len(data))  # one store: a Ctrl-C sees all of it or none
         self.writing = False

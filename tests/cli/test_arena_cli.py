@@ -342,3 +342,14 @@ def test_a_built_in_that_breaks_the_rules_is_a_bug(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(STRATEGIES, "human", Strategy("human", "cheats", lambda t: cheat))
     code, _, err = run("--players", "human,never-play", "--games", "2", "--executor", "serial")
     assert code == 1 and "a bug in rummikub" in err and "built-in strategy" in err, err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_a_full_disk_is_one_line_and_keeps_the_report() -> None:
+    # Found by review: "internal error (a bug in rummikub)", and the report was lost.
+    for option in ("--record", "--json-file", "--csv", "--games-csv"):
+        code, out, err = run("--players", "never-play,human", "--games", "2", option, "/dev/full")
+        assert code == 2 and err == "error: cannot write /dev/full: No space left on device" + (
+            "; the tournament stopped\n" if option == "--record" else "\n"
+        ), (option, err)
+        assert ("human" in out) == (option != "--record")  # the report came out first
