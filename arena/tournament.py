@@ -381,6 +381,8 @@ class TournamentResult:
             return None
         pair = self.pairs[0]
         a, b = self.entrants[pair.a].name, self.entrants[pair.b].name
+        block = math.factorial(self.config.table_size)  # games of a deal: every seat order
+        deals = pair.points(before=self.games // block).deals
         stronger = None
         if self.sprt_decision == "H1":
             stronger = a
@@ -394,7 +396,8 @@ class TournamentResult:
             "alpha": sprt.alpha,
             "beta": sprt.beta,
             "llr": round(self.sprt_llr or 0.0, 4),
-            "deals": pair.points(before=self.games // math.factorial(self.config.table_size)).deals,
+            "deals": deals,  # whole deals of the two, all the test has seen
+            "deal_games": deals * block,
             "bounds": [round(sprt.lower, 4), round(sprt.upper, 4)],
             "decision": self.sprt_decision,
             "stronger": stronger,

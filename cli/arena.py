@@ -159,8 +159,8 @@ def _sprt_line(sprt: dict[str, Any], interrupted: bool = False) -> str:
     return (
         f"SPRT {sprt['a']} vs {sprt['b']} elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}"
         f" alpha={sprt['alpha']:g} beta={sprt['beta']:g}: LLR {sprt['llr']:.2f}"
-        f" in [{sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}] after {sprt['games']}"
-        f" games; {verdict}"
+        f" in [{sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}] after {sprt['deals']} whole"
+        f" deals ({sprt['deal_games']} games of the two); {verdict}"
     )
 
 

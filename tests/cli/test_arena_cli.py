@@ -190,6 +190,14 @@ def test_sprt_mode_on_the_command_line() -> None:
     data = run_json("--players", "human,never-play", "--games", "300", "--sprt", "0,100")
     assert data["sprt"]["decision"] == "H1" and data["sprt"]["stronger"] == "human"
     assert data["games"] < 300 and data["sprt"]["games"] == data["games"]
+    # Found by review: the line counted every game of the tournament, though the test
+    # sees only whole deals of the two (here 2 of 3 entrants at 2 seats: 13 games, 2 deals).
+    data = run_json(*("--players", "human,max-tiles,never-play", "--seats", "2"),
+                    *("--games", "13", "--sprt", "0,20", "--seed", "2"))  # fmt: skip
+    assert (data["sprt"]["deals"], data["sprt"]["deal_games"]) == (2, 4)
+    code, out, _ = run(*("--players", "human,max-tiles,never-play", "--seats", "2"),
+                       *("--games", "13", "--sprt", "0,20", "--seed", "2"))  # fmt: skip
+    assert code == 0 and "after 2 whole deals (4 games of the two)" in out
     code, _, err = run("--players", "human,never-play", "--sprt", "10,0")
     assert code == 2 and "elo0 < elo1" in err
     # Found by review: -1e6,1e6 overflowed after the first deal (exit 1); inf was taken.

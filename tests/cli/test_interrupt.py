@@ -115,7 +115,9 @@ def test_an_interrupted_arena_reports_and_keeps_the_games_it_finished(tmp_path: 
         assert 0 < played < 5000 and games["interrupted"] is True
         assert out.startswith(f"{played} games of 3 players")
         assert f"interrupted after {played} of 5000 games" in out
-        assert f"after {played} games; no decision yet (interrupted)" in out
+        sprt = games["sprt"]
+        whole = f"{sprt['deals']} whole deals ({sprt['deal_games']} games of the two)"
+        assert f"after {whole}; no decision yet (interrupted)" in out
         replayed = CliRunner().invoke(main, ["arena", "--replay", str(record), "--json"])
         assert json.loads(replayed.stdout)["games"] == played
 
