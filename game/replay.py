@@ -7,6 +7,7 @@ round ends and result must match the record exactly.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from rummikub.game.errors import RecordError
 from rummikub.game.protocol import DRAW, PlayerView, Reply
 from rummikub.game.record import Event, GameRecorder, read_events, split_games
 from rummikub.game.rounds import Deal, GameConfig, GameResult, play_game
+from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
 from rummikub.models.rules import RuleSet
 from rummikub.models.tile import Tile
@@ -92,6 +94,9 @@ def _replay(events: Sequence[Event], watch: Watcher | None) -> GameResult:
     def deal(round_no: int) -> Deal:
         if round_no not in deals:
             raise RecordError(f"record: round {round_no} has no deal")
+        problem = deal_problem(deals[round_no], rules, len(names), config.deal_size)
+        if problem:
+            raise RecordError(f"record: round {round_no}'s deal {problem}")
         return deals[round_no]
 
     recorder = GameRecorder(header.get("game"))
@@ -109,6 +114,48 @@ def _replay(events: Sequence[Event], watch: Watcher | None) -> GameResult:
                 )
         raise RecordError(f"record: {len(events)} events recorded, {len(recorder.events)} replayed")
     return result
+
+
+def deal_problem(deal: Deal, rules: RuleSet, players: int, rack_size: int) -> str:
+    """What makes ``deal`` one the game could not have dealt ('' if nothing): every tile of
+    the set once in the racks and the pool, ``rack_size`` tiles a rack, and the draws for
+    the first player as the rules go. The deal is read from the record rather than made
+    again from its seed, so a record another program dealt replays too."""
+    sizes = [len(rack) for rack in deal.racks]
+    if sizes != [rack_size] * players:
+        return f"gives racks of {sizes} tiles; the game deals {players} of {rack_size}"
+    dealt = Counter(t for rack in deal.racks for t in rack) + Counter(deal.pool)
+    full = full_set(rules)
+    if dealt != full:
+        extra, missing = sorted(dealt - full), sorted(full - dealt)
+        return (
+            "is not the set of tiles once each: "
+            + (f"too many {' '.join(map(str, extra[:5]))}" if extra else "")
+            + ("; " if extra and missing else "")
+            + (f"missing {' '.join(map(str, missing[:5]))}" if missing else "")
+        )
+    return _draws_problem(deal, full, players)
+
+
+def _draws_problem(deal: Deal, full: Counter[Tile], players: int) -> str:
+    """What is wrong with the draws for the first player ('' if nothing): each pass the
+    players tied on the highest number draw again, and the one left first moves."""
+    drawers = list(range(players))
+    left = sum(full.values())
+    for drawn in deal.draws:
+        if [seat for seat, _ in drawn] != drawers:
+            return f"has seats {[seat for seat, _ in drawn]} drawing where {drawers} should"
+        left -= len(drawn)
+        best = max(tile.value for _, tile in drawn)
+        drawers = [seat for seat, tile in drawn if tile.value == best]
+    drawn_tiles = Counter(tile for drawn in deal.draws for _, tile in drawn)
+    if drawn_tiles - full:
+        return "draws tiles for the first player that are not in the set"
+    if len(drawers) > 1 and left >= len(drawers):  # tied, with tiles left to draw again
+        return f"stops drawing for the first player while seats {drawers} are tied"
+    if deal.first != drawers[0]:
+        return f"has seat {deal.first} first, but seat {drawers[0]} drew the highest number"
+    return ""
 
 
 def _short(event: dict[str, Any], limit: int = 160) -> str:

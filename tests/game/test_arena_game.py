@@ -213,6 +213,31 @@ def test_replay_reproduces_the_record_and_catches_tampering() -> None:
         replay_game(shuffled)
 
 
+def _with_deal(events: list[Event], **changes: object) -> list[Event]:
+    forged = [dict(e) for e in events]
+    deal = next(e for e in forged if e["event"] == "deal")
+    deal.update(changes)
+    return forged
+
+
+def test_replay_refuses_a_deal_the_game_could_not_have_dealt() -> None:
+    # Found by review: a deal with three copies of the 10s, 16 tiles in all and a rack of
+    # 12 replayed as "every move legal", as did one whose first player drew lower.
+    events = record([NeverPlay(), NeverPlay()], seed=3, names=["a", "b"])
+    deal = next(e for e in events if e["event"] == "deal")
+    racks, pool, draws = deal["racks"], deal["pool"], deal["draws"]
+    short = [racks[0][:-1], racks[1]]
+    with pytest.raises(RecordError, match=r"deal gives racks of \[13, 14\] tiles"):
+        replay_game(_with_deal(events, racks=short, pool=[racks[0][-1], *pool]))
+    copied = [[pool[0], *racks[0][1:]], racks[1]]  # a tile twice, another gone
+    with pytest.raises(RecordError, match="not the set of tiles once each: too many"):
+        replay_game(_with_deal(events, racks=copied))
+    with pytest.raises(RecordError, match="drew the highest number"):
+        replay_game(_with_deal(events, first=1 - deal["first"]))
+    with pytest.raises(RecordError, match="drawing where"):
+        replay_game(_with_deal(events, draws=[[[1, t] for _, t in draws[0]]]))
+
+
 def test_draw_and_none_mean_the_same() -> None:
     def none_player(view: PlayerView) -> None:
         return None
