@@ -16,6 +16,7 @@ import click
 from rummikub.cli.errors import fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.options import (
+    Number,
     apply,
     executor_options,
     jobs_option,
@@ -114,7 +115,7 @@ def rollout_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--time",
                 "seconds",
-                type=click.FloatRange(min=0.1),
+                type=Number(min=0.1),
                 default=None,
                 help="Think this many seconds of wall-clock time instead: as many rollouts as fit.",
             ),

@@ -22,6 +22,7 @@ from rummikub.cli.errors import fail as _fail
 from rummikub.cli.errors import guard as _guard
 from rummikub.cli.options import (
     DEFAULT_WORK,
+    Number,
     executor_options,
     jobs_option,
     json_option,
@@ -316,14 +317,14 @@ Examples:
 )
 @click.option(
     "--sprt-alpha",
-    type=click.FloatRange(0.0001, 0.4999),
+    type=Number(0.0001, 0.4999),
     default=0.05,
     show_default=True,
     help="SPRT false-positive rate.",
 )
 @click.option(
     "--sprt-beta",
-    type=click.FloatRange(0.0001, 0.4999),
+    type=Number(0.0001, 0.4999),
     default=0.05,
     show_default=True,
     help="SPRT false-negative rate.",

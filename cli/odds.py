@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rummikub.cli.errors import fail, guard
-from rummikub.cli.options import json_option, seed_option
+from rummikub.cli.options import Number, json_option, seed_option
 from rummikub.cli.rule_options import standard_rules_options
 from rummikub.cli.text import plural
 from rummikub.models.rules import STANDARD
@@ -92,7 +92,7 @@ Examples:
 @seed_option("the estimate")
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0.1),
+    type=Number(min=0.1),
     default=120.0,
     show_default=True,
     help="Give up an exact count after this long (then estimate, unless --method exact).",

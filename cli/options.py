@@ -16,6 +16,7 @@ command first needs them, so that ``rummikub --help`` does not load the solver.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -34,6 +35,19 @@ _TIME_LIMIT_HELP = {
     "work": "Deterministic work per solver call, in CP-SAT seconds (about a second of work on "
     "one core): not the clock, so that games replay the same on any machine.",
 }
+
+
+class Number(click.FloatRange):
+    """A number in a range, and finite: click's FloatRange lets ``nan`` (which no bound
+    compares with) and ``inf`` through, and a time budget of either never ends."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
 
 
 class LazyChoice(click.Choice[str]):
@@ -80,7 +94,7 @@ def time_limit_option(budget: str, default: float = DEFAULT_SECONDS) -> Callable
     docstring)."""
     return click.option(
         "--time-limit",
-        type=click.FloatRange(min=0.001, max=86400),
+        type=Number(min=0.001, max=86400),
         default=default,
         show_default=True,
         help=_TIME_LIMIT_HELP[budget],

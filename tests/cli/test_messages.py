@@ -83,3 +83,19 @@ def test_a_companion_round_in_review_counts_turns_as_the_game_does(tmp_path: Pat
     assert code == 0, err
     assert out.startswith("Review of 1 game, 1 turn, each")
     assert "  r1 t1   seat 0 you" in out  # the first turn is turn 1, as 'show' counts
+
+
+def test_a_time_or_rate_that_is_not_a_finite_number_is_refused() -> None:
+    # Found by review: click's ranges let nan through; 'advise --time nan' never stopped
+    # and 'odds --max-seconds nan' dropped its limit.
+    for command in (
+        ["advise", "--rack", "r1 r2 r3", "--time"],
+        ["odds", "--tiles", "3", "--max-seconds"],
+        ["arena", "--players", "human,never-play", "--sprt", "0,10", "--sprt-alpha"],
+        ["solve", "--rack", "r1", "--time-limit"],
+        ["review", "x.jsonl", "--time-limit"],
+    ):
+        for value in ("nan", "inf", "-inf"):
+            code, out, err = run(*command, value)
+            assert code == 2 and not out, (command, value)
+            assert err.count("\n") == 1 and command[-1] in err, (command, value, err)
