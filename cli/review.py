@@ -41,7 +41,7 @@ def _mean(value: float | None, digits: int = 2) -> str:
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Columns padded to width; the first left-aligned, the rest right-aligned."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
 
     def line(cells: Sequence[str]) -> str:
         pairs = enumerate(zip(cells, widths, strict=True))

@@ -99,3 +99,14 @@ def test_a_time_or_rate_that_is_not_a_finite_number_is_refused() -> None:
             code, out, err = run(*command, value)
             assert code == 2 and not out, (command, value)
             assert err.count("\n") == 1 and command[-1] in err, (command, value, err)
+
+
+def test_a_review_of_a_player_without_turns_says_so(tmp_path: Path) -> None:
+    # Found by review: the text table of nobody's turns failed ("a bug", exit 1).
+    rack = "r3 r4 r5 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13"
+    games = str(tmp_path)
+    assert run("game", "--dir", games, "new", "fri", "--players", "2", "--rack", rack)[0] == 0
+    assert run("game", "--dir", games, "fri", "draw", "b7")[0] == 0
+    for player in ("1", "opponent 1"):
+        code, out, err = run("review", str(tmp_path / "fri.jsonl"), "--player", player)
+        assert code == 0 and "Review of 1 game, 0 turns" in out, err
