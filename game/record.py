@@ -135,6 +135,8 @@ def read_events(lines: Iterable[str]) -> Iterator[Event]:
             event = json.loads(line)
         except json.JSONDecodeError as error:
             raise RecordError(f"record line {number}: not JSON ({error.msg})") from None
+        except RecursionError:
+            raise RecordError(f"record line {number}: not JSON (nested too deeply)") from None
         if not isinstance(event, dict) or "event" not in event:
             raise RecordError(f"record line {number}: not an event object")
         yield event

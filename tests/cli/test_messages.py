@@ -28,6 +28,11 @@ def test_a_record_that_is_not_utf8_or_holds_no_game_is_refused_by_replay_and_rev
         assert code == 2 and err == f"error: {binary}: not UTF-8 text\n", (args, err)
         code, out, err = run(*args, str(empty))
         assert code == 2 and "the record holds no game" in err and not out, (args, err)
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 5000 + "\n")  # found by review: RecursionError, "a bug"
+    for args in (["arena", "--replay"], ["review"]):
+        code, _, err = run(*args, str(deep))
+        assert code == 2 and err == "error: record line 1: not JSON (nested too deeply)\n", err
 
 
 def test_check_json_gives_the_verdict_of_an_illegal_table() -> None:
