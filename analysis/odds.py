@@ -81,6 +81,7 @@ class HandOdds:
     low: float = 0.0
     high: float = 0.0
     seconds: float = 0.0
+    cut_short: bool = False  # an estimate stopped by its time limit before all its samples
 
     @property
     def chance(self) -> float:
@@ -117,6 +118,7 @@ class HandOdds:
                 "samples": self.samples,
                 "hits": self.hits,
                 "interval95": [self.low, self.high],
+                "cut_short": self.cut_short,
             }
         return row
 
@@ -207,9 +209,13 @@ def estimate_hands(
     samples: int = 10_000,
     seed: int = 0,
     decide: Callable[[list[Tile]], bool] | None = None,
+    max_seconds: float | None = None,
 ) -> list[HandOdds]:
     """Monte Carlo: deal ``samples`` hands of each size from the full set (seeded) and decide
-    each; the interval is the Wilson 95% score interval of the chance."""
+    each; the interval is the Wilson 95% score interval of the chance.
+
+    ``max_seconds``: stop dealing a size's hands after this long (at least one is decided),
+    the row then ``cut_short`` with the hands dealt so far, the first of the seed's."""
     from rummikub.models.generate import full_set
 
     wanted = sorted(set(sizes))
@@ -223,18 +229,24 @@ def estimate_hands(
     for size in wanted:
         started = time.perf_counter()
         rng = random.Random(f"{seed}:{size}")
-        hits = sum(check(rng.sample(pool, size)) for _ in range(samples))
-        low, high = wilson(hits, samples)
+        hits = dealt = 0
+        while dealt < samples:
+            hits += check(rng.sample(pool, size))
+            dealt += 1
+            if max_seconds is not None and time.perf_counter() - started > max_seconds:
+                break
+        low, high = wilson(hits, dealt)
         rows.append(
             HandOdds(
                 size=size,
                 question=goal,
                 exact=False,
-                samples=samples,
+                samples=dealt,
                 hits=hits,
                 low=low,
                 high=high,
                 seconds=time.perf_counter() - started,
+                cut_short=dealt < samples,
             )
         )
     return rows

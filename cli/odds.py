@@ -95,7 +95,8 @@ Examples:
     type=Number(min=0.1),
     default=120.0,
     show_default=True,
-    help="Give up an exact count after this long (then estimate, unless --method exact).",
+    help="Give up an exact count after this long (then estimate, unless --method exact); "
+    "an estimate also stops dealing a size's hands after this long.",
 )
 @json_option()
 @standard_rules_options
@@ -143,22 +144,23 @@ def _count(
 ) -> tuple[list[HandOdds], str]:
     """The rows, counted exactly where in reach (or as ``method`` says), and a note on why
     they were estimated instead."""
-    from rummikub.analysis.odds import CountTooLarge, count_hands, estimate_hands
+    from rummikub.analysis.odds import CountTooLarge, count_hands
+    from rummikub.analysis.odds import estimate_hands as estimate
 
     if method == "estimate":
-        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        rows = estimate(sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds)
         return rows, "estimated as asked (--method estimate)"
     if rules.wrap:
         if method == "exact":
             fail("exact counting does not cover runs round the top (--wrap); use --method auto")
-        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        rows = estimate(sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds)
         return rows, "exact counting does not cover runs round the top (wrap)"
     try:
         return count_hands(sizes, rules, question, max_seconds=max_seconds), ""
     except CountTooLarge as error:
         if method == "exact":
             raise
-        rows = estimate_hands(sizes, rules, question, samples=samples, seed=seed)
+        rows = estimate(sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds)
         return rows, str(error)
 
 
@@ -193,7 +195,8 @@ def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) ->
             lines.append(
                 f"{size} ESTIMATE {_percent(row.chance)} "
                 f"(95% interval {_percent(row.low)} .. {_percent(row.high)}; "
-                f"{row.hits:,} of {row.samples:,} dealt hands)"
+                f"{row.hits:,} of {row.samples:,} dealt hands"
+                + ("; stopped at the time limit)" if row.cut_short else ")")
             )
     seconds = sum({row.seconds for row in rows}) if rows else 0.0
     method = "exact count" if rows and rows[0].exact else "Monte Carlo estimate, not exact"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 from dataclasses import replace
 from functools import cache
@@ -210,6 +211,22 @@ def test_a_count_past_its_time_limit_says_so() -> None:
         count_hands([14], STANDARD, max_seconds=0.2)
     with pytest.raises(CountTooLarge, match="longer than"):
         count_hands([14], STANDARD, Question.OPENING, max_seconds=0.2)
+
+
+def test_an_estimate_past_its_time_limit_keeps_the_hands_it_dealt() -> None:
+    # Found by review: the estimate had no limit; a 100-tile hand takes ~30 s to decide.
+    def slow(hand: list[Tile]) -> bool:
+        time.sleep(0.05)
+        return len(hand) % 2 == 0
+
+    row = estimate_hands([4], samples=1000, seed=3, decide=slow, max_seconds=0.2)[0]
+    assert row.cut_short and 1 <= row.samples < 1000 and row.hits == row.samples
+    assert row.to_json()["cut_short"] is True
+    whole = estimate_hands([4], samples=5, seed=3, decide=slow, max_seconds=None)[0]
+    assert not whole.cut_short and whole.samples == 5
+    args = ["odds", "--tiles", "90", "--method", "estimate", "--max-seconds", "0.1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0 and "dealt hands; stopped at the time limit)" in result.output
 
 
 def test_wilson_interval() -> None:
