@@ -133,7 +133,11 @@ def guard(func: F) -> F:
         try:
             with interrupt.interruptible():
                 return func(*args, **kwargs)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        except click.exceptions.Abort:
+            if interrupt.requested():  # click's question turns a Ctrl-C into Abort
+                _interrupted()
+            raise
+        except (click.exceptions.ClickException, click.exceptions.Exit):
             raise
         except KeyboardInterrupt:
             _interrupted()

@@ -11,7 +11,6 @@ line, so the prompt and the shell cannot drift apart.
 
 from __future__ import annotations
 
-import contextlib
 import shlex
 import sys
 from collections import Counter
@@ -131,6 +130,9 @@ def _run_line(ctx: click.Context, line: str) -> bool:
     except click.exceptions.Exit as error:
         return _failed(ctx, error.exit_code) if error.exit_code else True
     except click.exceptions.Abort:
+        if interrupt.requested():  # click's question turns a Ctrl-C into Abort
+            interrupt.announce()
+            return _failed(ctx, interrupt.EXIT_STATUS)
         click.echo("aborted", err=True)
         return _failed(ctx, 1)
     except SystemExit as error:
@@ -185,16 +187,29 @@ def interactive(ctx: click.Context) -> None:
     name = game_name(ctx)
     load_game(ctx)  # a missing or damaged game fails before the prompt opens
     ctx.meta["rummikub.interactive"] = True  # shared by every context: no prompt in a prompt
-    if sys.stdin.isatty():
-        click.echo(_PROMPT_HELP)
-        lines: Iterable[str] = _lines_from_terminal(ctx, name)
+    script = not sys.stdin.isatty()
+    if script:
+        lines: Iterable[str] = _lines_from_pipe()
     else:
-        lines = (line.rstrip("\n") for line in sys.stdin)
+        click.echo(_PROMPT_HELP)
+        lines = _lines_from_terminal(ctx, name)
     # On a terminal a Ctrl-C stops the line running and the prompt comes back; from a pipe
-    # it stops the script.
-    with interrupt.at_prompt() if sys.stdin.isatty() else contextlib.nullcontext():
+    # it stops the script, after the line running.
+    with interrupt.at_prompt(script):
         for line in lines:
-            if not _run_line(ctx, line):
+            if not _run_line(ctx, line) or interrupt.stopping():
                 break
-    if not sys.stdin.isatty() and ctx.meta.get(_STATUS):
+        if interrupt.stopping():
+            interrupt.announce()
+            ctx.exit(interrupt.EXIT_STATUS)
+    if script and ctx.meta.get(_STATUS):
         ctx.exit(ctx.meta[_STATUS])
+
+
+def _lines_from_pipe() -> Iterator[str]:
+    """The script's lines; bytes that are not text in the input's encoding are kept as the
+    command line keeps them (a line holding them is refused by its command, not the
+    script)."""
+    encoding = sys.stdin.encoding or "utf-8"
+    for raw in sys.stdin.buffer:
+        yield raw.decode(encoding, "surrogateescape").rstrip("\r\n")

@@ -19,7 +19,8 @@ process), and a watcher thread waits for it. On Ctrl-C the watcher
    marked ended stays "alive" to its pool, whose shutdown then waits for it forever).
    At the prompt it is sent until the line it was for (:func:`running_line`) has ended
    and taken only in that line, so it never ends the prompt itself; a Ctrl-C between
-   lines is forgotten;
+   lines is forgotten. When the prompt reads a script from a pipe, a Ctrl-C also stops the
+   script: no line runs after the one it came in (even one that made its change);
 4. outside the prompt, ends the process (exit status 130) when the command has not
    stopped within :data:`GRACE` seconds (a solve in the main thread runs to its limit).
 
@@ -54,6 +55,8 @@ class _State:
 
     depth = 0  # nested interruptible() blocks (a prompt's lines run inside the prompt's)
     prompt = 0  # nested at_prompt() blocks: Ctrl-C returns to the prompt, never exits
+    script = False  # the prompt reads a script (a pipe): a Ctrl-C stops it after its line
+    stopping = threading.Event()  # ... and one has come
     requested = threading.Event()  # Ctrl-C seen since the block (or the prompt's line) began
     raising = threading.Event()  # KeyboardInterrupt wanted in the main thread, not yet raised
     taken = threading.Event()  # ... raised, for the Ctrl-C since the block (or line) began
@@ -180,15 +183,19 @@ def _ctrl_c_within(seconds: float) -> bool:
 def _on_ctrl_c(main: int) -> None:
     """What the watcher does on Ctrl-C (the module docstring)."""
     with _State.lock:
-        if _State.committing or _State.done.is_set():
-            return  # the change is made, or the command has ended: it ends as it would have
+        if _State.done.is_set():
+            return  # the command has ended: it ends as it would have
+        if _State.script:
+            _State.stopping.set()  # whatever the line does, no line runs after it
+        if _State.committing:
+            return  # the change is made: the command (or line) ends as it would have
         again = _State.requested.is_set()
         _State.requested.set()
     if again and not _State.prompt:
         announce()
         os._exit(EXIT_STATUS)  # a second Ctrl-C: the user will not wait
     line = _State.line
-    if _State.prompt and line is None:
+    if _State.prompt and line is None and not _State.script:
         return  # between the prompt's lines: nothing runs to interrupt
     announce()
     end_workers()
@@ -252,15 +259,25 @@ def interruptible() -> Iterator[None]:
 
 
 @contextmanager
-def at_prompt() -> Iterator[None]:
+def at_prompt(script: bool = False) -> Iterator[None]:
     """The game's prompt: a Ctrl-C raises KeyboardInterrupt in the line running (for the
-    prompt to catch) but never ends the process."""
+    prompt to catch) but never ends the process. ``script``: the lines come from a pipe,
+    and a Ctrl-C also stops the script: :func:`stopping` says so once the line has ended
+    (between lines, the KeyboardInterrupt comes in the main thread wherever it is)."""
     _State.prompt += 1
+    _State.script = script
+    _State.stopping.clear()
     try:
         yield
     finally:
         _State.prompt -= 1
+        _State.script = False
         _State.raising.clear()
+
+
+def stopping() -> bool:
+    """Whether a Ctrl-C has stopped the prompt's script (:func:`at_prompt`)."""
+    return _State.stopping.is_set()
 
 
 @contextmanager

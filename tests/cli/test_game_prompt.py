@@ -168,3 +168,89 @@ def _workers(pid: int) -> int:
     ps = ["ps", "-ww", "-o", "stat=,args=", "--ppid", str(pid)]
     found = subprocess.run(ps, capture_output=True, text=True).stdout.splitlines()
     return sum("spawn_main" in line and not line.startswith("Z") for line in found)
+
+
+def _new_game(tmp_path: Path) -> None:
+    args = ["game", "--dir", str(tmp_path), "new", "friday", "--rack", RACK, "--first", "1"]
+    created = CliRunner().invoke(main, args)
+    assert created.exit_code == 0, created.output
+
+
+def test_a_piped_line_that_is_not_text_is_refused_alone(tmp_path: Path) -> None:
+    # Found by review: under a strict UTF-8 input (a usual desktop locale) the whole script
+    # ended as "a bug in rummikub", the lines before it not run.
+    _new_game(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "rummikub.cli", "game", "--dir", str(tmp_path), "friday"],
+        input=b"drew\r\nplaced k\xe91\nhistory\n",
+        capture_output=True,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+        timeout=120,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err == "error: tiles: not a tile: 'k\\udce91' " + (
+        "(write a colour letter and a number like r10, or j)\n"
+    ), err
+    assert b"2. opponent 1 drew" in done.stdout  # the lines around it ran
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_piped_script_after_its_line(tmp_path: Path) -> None:
+    # Found by review: a Ctrl-C that came while a line wrote was dropped and the script
+    # ran to its end; one between lines said "interrupted" while lines went on recording.
+    import signal
+
+    _new_game(tmp_path)
+    log = tmp_path / "friday.jsonl"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rummikub.cli", "game", "--dir", str(tmp_path), "friday"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert child.stdin is not None and child.stderr is not None
+    child.stdin.write(b"drew\nundo\n" * 3000)  # more than it records in the test's time
+    child.stdin.close()
+    deadline = time.monotonic() + 60
+    while log.read_text().count("\n") < 20 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(child.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+    sent, at_ctrl_c = time.monotonic(), log.read_text().count("\n")
+    assert child.wait(timeout=30) == 130
+    assert time.monotonic() - sent < 3.0
+    assert child.stderr.read().decode() == "interrupted\n"
+    assert log.read_text().count("\n") <= at_ctrl_c + 2  # the line running, at most
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_ctrl_c_at_a_question_is_interrupted_not_aborted(tmp_path: Path) -> None:
+    # Found by review: click's question turned the Ctrl-C into "aborted", status 1.
+    args = ["game", "--dir", str(tmp_path), "new", "friday", "--rack", RACK, "--players", "3"]
+    assert CliRunner().invoke(main, [*args, "--first", "1"]).exit_code == 0
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+    for command in (["friday"], ["friday", "draw", "b7"]):  # at the prompt, then the shell
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "rummikub.cli", "game", "--dir", str(tmp_path), *command],
+            env=env,
+            encoding="utf-8",
+            timeout=30,
+            dimensions=(30, 100),
+        )
+        try:
+            if len(command) == 1:
+                child.expect("opponent 1 to play")
+                child.send("draw b7\r")
+            child.expect("record that they drew\\?")
+            child.send(INTERRUPT)
+            child.expect("interrupted")
+            if len(command) == 1:
+                child.expect("opponent 1 to play")  # the prompt is back
+                child.send("quit\r")
+            child.expect(pexpect.EOF)
+            assert "aborted" not in (child.before or "").lower()
+        finally:
+            child.close()
+        assert child.exitstatus == (0 if len(command) == 1 else 130)
+    assert (tmp_path / "friday.jsonl").read_text().count("\n") == 1
