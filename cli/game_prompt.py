@@ -44,7 +44,7 @@ def candidates(state: GameState | None, before: str) -> list[tuple[str, str]]:
     if not parts:
         return [(c, "command") for c in (*GAME_COMMANDS, "help", "quit")]
     command = parts[0]
-    if command == "help":
+    if command in ("help", "?"):
         return [(c, "command") for c in GAME_COMMANDS] if len(parts) == 1 else []
     if state is None:
         return []
@@ -93,7 +93,7 @@ def _run_line(ctx: click.Context, line: str) -> bool:
     """Run one prompt line; False when the user asked to leave. A line that fails records
     its exit status (:func:`_failed`)."""
     try:
-        args = shlex.split(line)
+        args = shlex.split(line, comments=True)  # '# ...' notes in a script, as in a shell
     except ValueError as error:
         click.echo(f"error: {error}", err=True)
         return _failed(ctx, 2)

@@ -254,3 +254,14 @@ def test_ctrl_c_at_a_question_is_interrupted_not_aborted(tmp_path: Path) -> None
             child.close()
         assert child.exitstatus == (0 if len(command) == 1 else 130)
     assert (tmp_path / "friday.jsonl").read_text().count("\n") == 1
+
+
+def test_a_script_may_hold_notes_after_a_hash(tmp_path: Path) -> None:
+    # Found by review: '# ...' was an unknown command, and a note after a command its
+    # arguments; the docs' shell examples carry such notes.
+    _new_game(tmp_path)
+    script = "# opponent 1's turn\ndrew   # opponent 1 drew\nhistory\n"
+    done = CliRunner().invoke(main, ["game", "--dir", str(tmp_path), "friday"], input=script)
+    assert done.exit_code == 0, done.output
+    assert "2. opponent 1 drew" in done.stdout
+    assert completions(None, "? ") == completions(None, "help ")
