@@ -215,18 +215,19 @@ class Assessment:
         return self.candidate.goes_out
 
     @property
-    def win_chance(self) -> float:
-        """The estimated chance to win the round with this move."""
+    def win_chance(self) -> float | None:
+        """The estimated chance to win the round with this move (``None``: not played out,
+        as when another move goes out)."""
         if self.certain:
             return 1.0
-        return self.wins / self.rollouts if self.rollouts else 0.0
+        return self.wins / self.rollouts if self.rollouts else None
 
     @property
-    def interval(self) -> tuple[float, float]:
+    def interval(self) -> tuple[float, float] | None:
         """95% Wilson interval of the win chance (each rollout is an independent deal)."""
         if self.certain:
             return (1.0, 1.0)
-        return wilson(self.wins, self.rollouts)
+        return wilson(self.wins, self.rollouts) if self.rollouts else None
 
     @property
     def mean_score(self) -> float | None:
@@ -236,7 +237,7 @@ class Assessment:
     def to_json(self) -> dict[str, Any]:
         """This candidate's entry in ``advise --json``."""
         play = self.candidate.play
-        low, high = self.interval
+        chance, interval = self.win_chance, self.interval
         return {
             "move": self.candidate.label,
             "placed": [str(t) for t in play.placed],
@@ -245,10 +246,19 @@ class Assessment:
             "goes_out": self.candidate.goes_out,
             "rollouts": self.rollouts,
             "wins": self.wins,
-            "win_chance": round(self.win_chance, 4),
-            "win_chance_ci": [round(low, 4), round(high, 4)],
+            "win_chance": None if chance is None else round(chance, 4),
+            "win_chance_ci": None if interval is None else [round(e, 4) for e in interval],
             "mean_score": None if self.mean_score is None else round(self.mean_score, 2),
         }
+
+
+def chance_texts(entry: dict[str, Any]) -> tuple[str, str]:
+    """A candidate's win chance and its interval (from :meth:`Assessment.to_json`) as the
+    tables show them: "-" for a move not played out, as when another move goes out."""
+    if entry["win_chance"] is None:
+        return "-", "-"
+    low, high = entry["win_chance_ci"]
+    return f"{100 * entry['win_chance']:.1f}%", f"{100 * low:.0f}%-{100 * high:.0f}%"
 
 
 @dataclass
@@ -265,7 +275,10 @@ class Advice:
     def best(self) -> Assessment:
         """The recommended move: the highest win chance, then the better mean score (then the
         earlier candidate)."""
-        return max(self.assessments, key=lambda a: (a.win_chance, a.mean_score or 0.0))
+        return max(
+            self.assessments,
+            key=lambda a: (-1.0 if a.win_chance is None else a.win_chance, a.mean_score or 0.0),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The object ``advise --json`` prints."""

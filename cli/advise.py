@@ -47,7 +47,7 @@ def _tiles(tiles: list[str]) -> str:
 
 def render_text(advice: Advice, executor: str, jobs: int) -> str:
     """The table of candidates, the recommendation and what each move keeps back."""
-    from rummikub.analysis.advice import describe
+    from rummikub.analysis.advice import chance_texts, describe
 
     data = advice.to_json()
     situation = advice.situation
@@ -69,12 +69,11 @@ def render_text(advice: Advice, executor: str, jobs: int) -> str:
         f"{'mean score':>10}",
     ]
     for entry in data["candidates"]:
-        low, high = entry["win_chance_ci"]
+        chance, interval = chance_texts(entry)
         score = "" if entry["mean_score"] is None else f"{entry['mean_score']:+.1f}"
         lines.append(
             f"  {entry['move']:<12} {len(entry['placed']):>6} {len(entry['kept']):>5} "
-            f"{100 * entry['win_chance']:>9.1f}%  {f'{100 * low:.0f}%-{100 * high:.0f}%':<13} "
-            f"{score:>10}"
+            f"{chance:>10}  {interval:<13} {score:>10}"
         )
     best = advice.best
     lines += ["", f"Recommended: {best.candidate.label} ({describe(best)})"]

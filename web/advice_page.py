@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from rummikub.analysis.advice import Situation
+from rummikub.analysis.advice import Situation, chance_texts
 from rummikub.arena.players import STRATEGIES
 from rummikub.models.errors import RummikubError
 from rummikub.web import forms
@@ -58,15 +58,15 @@ async def start(request: Request) -> Response:
 def _candidates(advice: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for entry in advice["candidates"]:
-        low, high = entry["win_chance_ci"]
+        chance, interval = chance_texts(entry)
         score = entry["mean_score"]
         rows.append(
             {
                 "move": entry["move"],
                 "places": len(entry["placed"]),
                 "keeps": len(entry["kept"]),
-                "chance": f"{100 * entry['win_chance']:.1f}%",
-                "interval": f"{100 * low:.0f}%-{100 * high:.0f}%",
+                "chance": chance,
+                "interval": interval,
                 "score": "" if score is None else f"{score:+.1f}",
                 "placed": " ".join(entry["placed"]) or "-",
                 "kept": " ".join(entry["kept"]) or "-",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,13 @@ def test_a_move_that_goes_out_needs_no_rollouts() -> None:
     )  # fmt: skip
     assert code == 0, err
     assert "Recommended: play all (play all 6: out)" in out and "no rollouts" in out
+    # The other moves are not played out: no chance to show (found by review: "0.0%,
+    # 0%-100%" read as an estimate).
+    assert re.search(r"\n  hold +0 +6 +- +- *\n", out), out
+    data = advise_json(*("--table", "k1 k2 k3", "--rack", "r1 r2 r3 b5 b6 b7"),
+                       *("--opponents", "14", "--executor", "serial"))  # fmt: skip
+    hold = next(c for c in data["candidates"] if c["move"] == "hold")
+    assert hold["rollouts"] == 0 and hold["win_chance"] is None and hold["win_chance_ci"] is None
 
 
 def test_advice_is_the_same_for_a_seed_on_every_executor(tmp_path: Path) -> None:
