@@ -125,6 +125,8 @@ def render_worst(turn: TurnReview, rank: int) -> list[str]:
 
 def render_turn_line(turn: TurnReview) -> str:
     """One line per turn: what was played, the optimum, the verdict."""
+    from rummikub.solver import Status
+
     task = turn.task
     if task.action == "play":
         played = f"placed {turn.placed_count:>2} (value {turn.placed_value:>3})"
@@ -134,6 +136,8 @@ def render_turn_line(turn: TurnReview) -> str:
     verdict = str(turn.verdict)
     if turn.shortfall_tiles or turn.shortfall_value:
         verdict += f" ({_shortfall(turn)})"
+    if best.status is not Status.OPTIMAL:  # the verdict is against the best found
+        verdict += " (optimum not proved)"
     return (
         f"  r{task.round} t{task.turn + 1:<3} seat {task.seat} {task.player:<12} {played}"
         f"   optimum {best.placed_count:>2} (value {best.placed_value:>3})   {verdict}"

@@ -397,3 +397,24 @@ def test_a_companion_game_reviews_your_turns(tmp_path: Path) -> None:
         melds = [Meld(tuple(Tile.parse(t) for t in m)) for m in move["table"]]
         assert move_problems(position, melds, [Tile.parse(t) for t in move["placed"]]) == []
         assert move["status"] == "optimal" and position.initial
+
+
+def test_a_turn_against_an_unproved_optimum_says_so(
+    recorded: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by review: with a tiny --time-limit, unproved optima turned held turns into
+    # "best" with only a note in the summary; each such turn's line now says so.
+    from dataclasses import replace
+
+    import rummikub.analysis.review as review_module
+    from rummikub.solver import Status
+
+    def unproved(*args: Any, **kwargs: Any) -> Any:
+        return replace(solve(*args, **kwargs), status=Status.FEASIBLE)
+
+    monkeypatch.setattr(review_module, "solve", unproved)
+    code, out, err = run(str(recorded[0]), "--game", "1", "--player", "2", "--jobs", "1")
+    assert code == 0, err
+    lines = re.findall(r"^  r1 t\d+\s+seat 2 .*$", out, re.M)
+    assert lines and all(line.endswith("(optimum not proved)") for line in lines)
+    assert f"note: {len(lines)} optimum(s) not proved" in out
