@@ -15,17 +15,23 @@ from rummikub.analysis.review import (
     review_games,
 )
 from rummikub.analysis.review_companion import companion_game
-from rummikub.game.record import read_events, split_games
+from rummikub.game.record import read_events, whole_games
 from rummikub.solver import DEFAULT_TIME_LIMIT
 
 
-def record_games(lines: Iterable[str]) -> list[GameSource]:
-    """The games of a JSON Lines arena record, numbered as the record numbers them, or the
-    one game of a companion game file (``rummikub game``)."""
-    events = list(read_events(lines))
-    if events and events[0].get("event") == "new":
-        return [companion_game(events)]
-    games = split_games(events)
+def record_games(
+    lines: Iterable[str], warn: Callable[[str], None] | None = None
+) -> list[GameSource]:
+    """The games of a JSON Lines arena record, numbered as the record numbers them (a last
+    game cut short left out, and ``warn`` told), or the one game of a companion game file
+    (``rummikub game``)."""
+    lines = list(lines)
+    first = list(read_events([next((line for line in lines if line.strip()), "")]))
+    if first and first[0].get("event") == "new":
+        return [companion_game(list(read_events(lines)))]
+    games, left_out = whole_games(lines)
+    if left_out and warn is not None:
+        warn(left_out)
     if not games:
         raise ReviewError("the record holds no game")
     return [

@@ -31,6 +31,7 @@ from rummikub.cli.options import (
     time_limit_option,
 )
 from rummikub.cli.rule_options import standard_rules_options
+from rummikub.cli.text import plural
 
 if TYPE_CHECKING:
     from rummikub.arena.tournament import TournamentConfig, TournamentResult
@@ -241,7 +242,9 @@ def _record_lines(path: str) -> list[str]:
 def _replay(path: str, as_json: bool) -> None:
     from rummikub.game.replay import replay_file
 
-    results = replay_file(_record_lines(path))
+    results = replay_file(
+        _record_lines(path), warn=lambda note: click.echo(f"warning: {path}: {note}", err=True)
+    )
     if as_json:
         games = [
             {
@@ -258,7 +261,8 @@ def _replay(path: str, as_json: bool) -> None:
     for number, g in enumerate(results):
         scores = ", ".join(f"{n} {t:+d}" for n, t in zip(g.names, g.totals, strict=True))
         click.echo(f"game {number}: {g.names[g.winner]} won in {g.turns} turns ({scores})")
-    click.echo(f"{len(results)} games replayed: every move legal, every result as recorded")
+    replayed = plural(len(results), "game")
+    click.echo(f"{replayed} replayed: every move legal, every result as recorded")
 
 
 @click.command(

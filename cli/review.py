@@ -274,7 +274,8 @@ def review(
         fail(f"cannot read {record}: {error.strerror or error}")
     except UnicodeDecodeError:
         fail(f"{record}: not UTF-8 text")
-    games = select_games(record_games(lines), game)
+    warn = lambda note: click.echo(f"warning: {record}: {note}", err=True)  # noqa: E731
+    games = select_games(record_games(lines, warn), game)
     chosen = parse_player(player, games)
     total = turn_count(games, chosen)
     if jobs is None:

@@ -142,6 +142,30 @@ def read_events(lines: Iterable[str]) -> Iterator[Event]:
         yield event
 
 
+def whole_games(lines: Iterable[str]) -> tuple[list[list[Event]], str]:
+    """The games of a JSON Lines record, and what was left out ('' if nothing): a record
+    is written game by game, so a process killed while writing leaves its last game cut
+    short (a last line cut off, or no result yet). That game is left out; any other damage
+    raises :class:`RecordError` as :func:`read_events` does."""
+    kept = list(lines)
+    filled = [number for number, line in enumerate(kept) if line.strip()]
+    torn = False
+    if filled:
+        try:
+            json.loads(kept[filled[-1]])
+        except json.JSONDecodeError:
+            kept, torn = kept[: filled[-1]], True
+        except RecursionError:
+            pass  # not a cut: read_events says what is wrong with it
+    games = split_games(read_events(kept))
+    if games and all(e["event"] != "result" for e in games[-1]):
+        number = games[-1][0].get("game", len(games) - 1)
+        return games[:-1], f"the last game (game {number}) is cut short and was left out"
+    if torn:  # the first line of a game that had only begun
+        return games, "the last line is cut off and was left out"
+    return games, ""
+
+
 def split_games(events: Iterable[Event]) -> list[list[Event]]:
     """The events of each game, in the order the games start."""
     games: dict[object, list[Event]] = {}

@@ -13,7 +13,7 @@ from typing import Any
 
 from rummikub.game.errors import RecordError
 from rummikub.game.protocol import DRAW, PlayerView, Reply
-from rummikub.game.record import Event, GameRecorder, read_events, split_games
+from rummikub.game.record import Event, GameRecorder, whole_games
 from rummikub.game.rounds import Deal, GameConfig, GameResult, play_game
 from rummikub.models.generate import full_set
 from rummikub.models.meld import Meld
@@ -163,6 +163,12 @@ def _short(event: dict[str, Any], limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def replay_file(lines: Iterable[str]) -> list[GameResult]:
-    """Replay every game in a JSON Lines record (illegal moves raise as in a live game)."""
-    return [replay_game(events) for events in split_games(read_events(lines))]
+def replay_file(
+    lines: Iterable[str], warn: Callable[[str], None] | None = None
+) -> list[GameResult]:
+    """Replay every game in a JSON Lines record (illegal moves raise as in a live game); a
+    last game cut short is left out, and ``warn`` told (:func:`whole_games`)."""
+    games, left_out = whole_games(lines)
+    if left_out and warn is not None:
+        warn(left_out)
+    return [replay_game(events) for events in games]

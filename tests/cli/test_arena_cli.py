@@ -361,3 +361,26 @@ def test_a_full_disk_is_one_line_and_keeps_the_report() -> None:
             "; the tournament stopped\n" if option == "--record" else "\n"
         ), (option, err)
         assert ("human" in out) == (option != "--record")  # the report came out first
+
+
+def test_a_record_cut_short_keeps_its_whole_games(tmp_path: Path) -> None:
+    # The record is written game by game, so a process killed outright leaves the last
+    # game cut short (found by review: --replay and review then refused the whole file).
+    from rummikub.cli.main import main
+
+    record = tmp_path / "r.jsonl"
+    code, _, err = run("--players", "max-tiles,human", "--games", "2", "--record", str(record))
+    assert code == 0, err
+    text = record.read_text()
+    lines = text.splitlines(keepends=True)
+    for cut in (text[:-300], "".join(lines[:-3]), text + '{"event": "ga'):
+        record.write_text(cut)
+        begun = cut.endswith("ga")  # cut in the first line of a third game
+        code, out, err = run("--replay", str(record))
+        replayed = "2 games" if begun else "1 game"
+        assert code == 0 and f"\n{replayed} replayed: every move legal" in f"\n{out}", out
+        left = "the last line is cut off" if begun else "the last game (game 1) is cut short"
+        assert err.startswith(f"warning: {record}: ") and left in err, err
+        reviewed = CliRunner().invoke(main, ["review", str(record), "--json"])
+        assert reviewed.exit_code == 0 and left in reviewed.stderr
+        assert len(json.loads(reviewed.stdout)["games"]) == (2 if begun else 1)
