@@ -7,6 +7,7 @@ access token, prints the address with it, and refuses every request without it.
 
 from __future__ import annotations
 
+import logging
 import signal
 import socket
 import threading
@@ -80,13 +81,25 @@ class Listening:
                 lifespan="on",
             )
         )
+        quiet = _AnsweredCancels()
+        logging.getLogger("uvicorn.error").addFilter(quiet)
         try:
             with _stopped_by_signals(server):
                 server.run(sockets=[self.listener])
         except KeyboardInterrupt:  # where signals cannot be masked: uvicorn's own handling
             pass
         finally:
+            logging.getLogger("uvicorn.error").removeFilter(quiet)
             self.listener.close()
+
+
+class _AnsweredCancels(logging.Filter):
+    """Drops uvicorn's "Cancel N running task(s), timeout graceful shutdown exceeded" at
+    Ctrl-C: the app answers each such request "the server is stopping" (503), so the ERROR
+    line told the terminal of a failure that was none."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cancel %s running task(s)")
 
 
 STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
