@@ -242,9 +242,12 @@ def _record_lines(path: str) -> list[str]:
 def _replay(path: str, as_json: bool) -> None:
     from rummikub.game.replay import replay_file
 
-    results = replay_file(
-        _record_lines(path), warn=lambda note: click.echo(f"warning: {path}: {note}", err=True)
-    )
+    notes: list[str] = []
+    results = replay_file(_record_lines(path), warn=notes.append)
+    if not results:
+        _fail(f"{path}: the record holds no whole game ({'; '.join(notes)})")
+    for note in notes:
+        click.echo(f"warning: {path}: {note}", err=True)
     if as_json:
         games = [
             {

@@ -384,3 +384,6 @@ def test_a_record_cut_short_keeps_its_whole_games(tmp_path: Path) -> None:
         reviewed = CliRunner().invoke(main, ["review", str(record), "--json"])
         assert reviewed.exit_code == 0 and left in reviewed.stderr
         assert len(json.loads(reviewed.stdout)["games"]) == (2 if begun else 1)
+    record.write_text("".join(lines[:5]))  # the only game cut short
+    code, out, err = run("--replay", str(record))
+    assert code == 2 and not out and "holds no whole game (the last game (game 0)" in err
