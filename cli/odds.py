@@ -144,24 +144,25 @@ def _count(
 ) -> tuple[list[HandOdds], str]:
     """The rows, counted exactly where in reach (or as ``method`` says), and a note on why
     they were estimated instead."""
-    from rummikub.analysis.odds import CountTooLarge, count_hands
-    from rummikub.analysis.odds import estimate_hands as estimate
+    from rummikub.analysis.odds import CountTooLarge, count_hands, estimate_hands
+
+    def estimated() -> list[HandOdds]:
+        return estimate_hands(
+            sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds
+        )
 
     if method == "estimate":
-        rows = estimate(sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds)
-        return rows, "estimated as asked (--method estimate)"
+        return estimated(), "estimated as asked (--method estimate)"
     if rules.wrap:
         if method == "exact":
             fail("exact counting does not cover runs round the top (--wrap); use --method auto")
-        rows = estimate(sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds)
-        return rows, "exact counting does not cover runs round the top (wrap)"
+        return estimated(), "exact counting does not cover runs round the top (wrap)"
     try:
         return count_hands(sizes, rules, question, max_seconds=max_seconds), ""
     except CountTooLarge as error:
         if method == "exact":
             raise
-        rows = estimate(sizes, rules, question, samples=samples, seed=seed, max_seconds=max_seconds)
-        return rows, str(error)
+        return estimated(), str(error)
 
 
 def render(rows: list[HandOdds], rules: RuleSet, question: object, note: str) -> str:
