@@ -274,7 +274,10 @@ def review(
         fail(f"cannot read {record}: {error.strerror or error}")
     except UnicodeDecodeError:
         fail(f"{record}: not UTF-8 text")
-    warn = lambda note: click.echo(f"warning: {record}: {note}", err=True)  # noqa: E731
+
+    def warn(note: str) -> None:
+        click.echo(f"warning: {record}: {note}", err=True)
+
     games = select_games(record_games(lines, warn), game)
     chosen = parse_player(player, games)
     total = turn_count(games, chosen)
