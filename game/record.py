@@ -137,6 +137,8 @@ def read_events(lines: Iterable[str]) -> Iterator[Event]:
             raise RecordError(f"record line {number}: not JSON ({error.msg})") from None
         except RecursionError:
             raise RecordError(f"record line {number}: not JSON (nested too deeply)") from None
+        except ValueError:  # an integer of more digits than Python converts
+            raise RecordError(f"record line {number}: not JSON (a number too long)") from None
         if not isinstance(event, dict) or "event" not in event:
             raise RecordError(f"record line {number}: not an event object")
         yield event
@@ -155,7 +157,7 @@ def whole_games(lines: Iterable[str]) -> tuple[list[list[Event]], str]:
             json.loads(kept[filled[-1]])
         except json.JSONDecodeError:
             kept, torn = kept[: filled[-1]], True
-        except RecursionError:
+        except (RecursionError, ValueError):
             pass  # not a cut: read_events says what is wrong with it
     games = split_games(read_events(kept))
     if games and all(e["event"] != "result" for e in games[-1]):

@@ -124,6 +124,17 @@ class StoredGame:
         return f"{self.events}-{hashlib.blake2b(self.raw, digest_size=8).hexdigest()}"
 
 
+def _why_not_json(error: Exception) -> str:
+    """Why a line could not be read as JSON, in a few words."""
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    if isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 JSON"
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return "a number too long to read"  # the one other ValueError of json.loads
+
+
 def _lines(raw: bytes) -> Iterator[tuple[int, bytes, bool]]:
     """Each line with its number and whether it ended with a newline."""
     pieces = raw.split(b"\n")
@@ -341,7 +352,7 @@ def _parse(name: str, path: Path, raw: bytes) -> StoredGame:
         try:
             # utf-8-sig: a file saved by an editor that starts it with a byte-order mark
             obj = json.loads(data.decode("utf-8-sig" if number == 1 else "utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        except (UnicodeDecodeError, ValueError, RecursionError) as error:
             if not complete:  # the last write or copy stopped mid-line
                 torn = data
                 warning = (
@@ -349,8 +360,7 @@ def _parse(name: str, path: Path, raw: bytes) -> StoredGame:
                     f"line {number - 1}; the piece is kept in {path.name}.torn at the next write)"
                 )
                 break
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8 JSON"
-            raise _bad_line(path, number, f"not JSON ({reason})") from None
+            raise _bad_line(path, number, f"not JSON ({_why_not_json(error)})") from None
         try:
             event = event_from_json(obj)
             if history is not None:  # as recorded: see companion.apply's written_order

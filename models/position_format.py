@@ -246,6 +246,10 @@ def load_json(text: str) -> object:
         ) from None
     except RecursionError:
         raise NotationError("bad JSON: nested too deeply") from None
+    except NotationError:
+        raise  # a duplicate key
+    except ValueError:  # an integer of more digits than Python converts
+        raise NotationError("bad JSON: a number too long to read") from None
 
 
 def read_any(text: str, rules: RuleSet | None = None) -> PositionParts:

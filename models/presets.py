@@ -161,6 +161,8 @@ def rules_from_file(path: str | Path) -> RuleSet:
             ) from None
         except RecursionError:
             raise RulesError(f"rules file {name}: bad JSON: nested too deeply") from None
+        except ValueError:  # an integer of more digits than Python converts
+            raise RulesError(f"rules file {name}: bad JSON: a number too long to read") from None
     else:
         try:
             options = tomllib.loads(text)

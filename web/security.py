@@ -28,6 +28,8 @@ ACCESS_COOKIE = "rummikub_access"
 CSRF_COOKIE = "rummikub_csrf"
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
+# What programs read, not pages: a ?token= there is answered, not traded for a cookie.
+PROGRAM_PATHS = ("/api/", "/openapi.json")
 MAX_BODY_BYTES = 1_000_000  # as the command line's input: a legal position is about 1 KB
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 YEAR = 365 * 24 * 3600
@@ -112,7 +114,7 @@ class Gate:
                 "this server needs its access token: open the address 'rummikub serve' "
                 "printed (it ends in ?token=...)",
             )
-        if scope["method"] != "GET" or scope["path"].startswith("/api/"):
+        if scope["method"] != "GET" or scope["path"].startswith(PROGRAM_PATHS):
             return None  # a program that passes ?token= each time
         rest = urlencode([(k, v) for k, v in query.multi_items() if k != "token"])
         path = "/" + scope["path"].lstrip("/")  # '//elsewhere' would leave this server

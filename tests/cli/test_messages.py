@@ -30,9 +30,13 @@ def test_a_record_that_is_not_utf8_or_holds_no_game_is_refused_by_replay_and_rev
         assert code == 2 and "the record holds no game" in err and not out, (args, err)
     deep = tmp_path / "deep.jsonl"
     deep.write_text("[" * 5000 + "\n")  # found by review: RecursionError, "a bug"
+    long = tmp_path / "long.jsonl"  # found by review: Python converts at most 4300 digits
+    long.write_text('{"event": "game", "seed": ' + "1" * 5000 + "}\n")
     for args in (["arena", "--replay"], ["review"]):
         code, _, err = run(*args, str(deep))
         assert code == 2 and err == "error: record line 1: not JSON (nested too deeply)\n", err
+        code, _, err = run(*args, str(long))
+        assert code == 2 and err == "error: record line 1: not JSON (a number too long)\n", err
 
 
 def test_check_json_gives_the_verdict_of_an_illegal_table() -> None:
@@ -115,3 +119,23 @@ def test_a_review_of_a_player_without_turns_says_so(tmp_path: Path) -> None:
     for player in ("1", "opponent 1"):
         code, out, err = run("review", str(tmp_path / "fri.jsonl"), "--player", player)
         assert code == 0 and "Review of 1 game, 0 turns" in out, err
+
+
+def test_a_number_too_long_to_read_is_bad_json(tmp_path: Path) -> None:
+    # Found by review: json.loads raises a plain ValueError past 4300 digits ("a bug").
+    digits = "1" * 5000
+    position = tmp_path / "p.json"
+    position.write_text('{"rack": "k4", "initial": ' + digits + "}")
+    code, _, err = run("solve", str(position))
+    assert code == 2 and "bad JSON: a number too long to read" in err, err
+    rules = tmp_path / "r.json"
+    rules.write_text('{"initial_threshold": ' + digits + "}")
+    code, _, err = run("solve", "--rack", "r1 r2 r3", "--rules", str(rules))
+    assert code == 2 and "bad JSON: a number too long to read" in err, err
+    games = tmp_path / "games"
+    rack = "r3 r4 r5 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13"
+    assert run("game", "--dir", str(games), "new", "g", "--players", "2", "--rack", rack)[0] == 0
+    with open(games / "g.jsonl", "a") as log:
+        log.write('{"event": "drew", "seat": ' + digits + "}\n")
+    code, _, err = run("game", "--dir", str(games), "g", "show")
+    assert code == 2 and "not JSON (a number too long to read)" in err, err

@@ -106,6 +106,7 @@ JUNK: list[tuple[str, bytes, str]] = [
     ("", b'{"rack": ["r1"], "initial": "maybe"}', "initial"),
     ("", b"\xff\xfe junk", "not UTF-8"),
     ("", b'{"rack": ' + b"[" * 100_000, "nested too deeply"),
+    ("", b'{"rack": "k4", "initial": ' + b"1" * 5000 + b"}", "a number too long"),  # review
     ("", b"table: r1 r2 r3\nrack: zz", "not a tile"),
     ("?top=0", b'{"rack": ["r1"]}', "top: a whole number"),
     ("?top=1000", b'{"rack": ["r1"]}', "top: a whole number"),

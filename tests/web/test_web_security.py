@@ -113,6 +113,8 @@ def test_a_program_passes_the_token_each_time(guarded: Client) -> None:
     assert "rummikub_access" not in client.cookies
     document = client.get("/openapi.json", {"Authorization": f"Bearer {TOKEN}"}).json()
     assert document["security"]  # the document says so
+    # Found by review: with ?token= the document came as the browser's landing page.
+    assert fresh(guarded).get(f"/openapi.json?token={TOKEN}").json() == document
 
 
 @pytest.mark.parametrize(
