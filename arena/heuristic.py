@@ -10,7 +10,7 @@ table.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rummikub.models.jokers import JokerRule
 from rummikub.models.meld import Meld, readings
@@ -105,11 +105,41 @@ def meld_value(meld: Meld, rules: RuleSet) -> int:
     return max((r.value for r in meld.readings(rules)), default=0)
 
 
+Legal = Callable[[Sequence[Meld], Sequence[Tile]], bool]
+"""Whether a table and the tiles laid onto it so far make a legal move."""
+Grow = Callable[[list[Meld], int, Tile, list[Tile]], "Meld | None"]
+
+
 def extend_table(
-    table: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet
+    table: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet, legal: Legal | None = None
 ) -> tuple[list[Meld], list[Tile]]:
     """Lay single real rack tiles onto table melds while any fits; the new table and the tiles
-    laid."""
+    laid. Under the strict and locked joker rules a meld holding a joker is grown as under
+    the free rule where ``legal`` accepts the whole move that makes, else one tile at a time
+    where it accepts each step (without ``legal``: only where the melds' jokers keep standing
+    for the tiles they stand for as they lie)."""
+
+    def laid_on(melds: list[Meld], i: int, tile: Tile, laid: list[Tile]) -> Meld | None:
+        return _laid_on(melds[i], tile, rules)
+
+    def checked(melds: list[Meld], i: int, tile: Tile, laid: list[Tile]) -> Meld | None:
+        return _kept_legal(melds, i, tile, laid, rules, legal)
+
+    if rules.joker_rule is JokerRule.FREE or not any(m.jokers for m in table):
+        return _extend(table, rack, laid_on)
+    if legal is not None:
+        # A freed joker may need the tiles laid after the one that freed it (two rack
+        # tiles beside it, under strict): the whole move first, then step by step.
+        loose = _extend(table, rack, laid_on)
+        if legal(*loose):
+            return loose
+    return _extend(table, rack, checked)
+
+
+def _extend(
+    table: Sequence[Meld], rack: Sequence[Tile], grow: Grow
+) -> tuple[list[Meld], list[Tile]]:
+    """Lay single real rack tiles onto the melds, each where ``grow`` lays it, until none fits."""
     melds = list(table)
     left = sorted((t for t in rack if not t.is_joker), key=Tile.sort_key)
     laid: list[Tile] = []
@@ -117,8 +147,8 @@ def extend_table(
     while changed:
         changed = False
         for tile in list(left):
-            for i, meld in enumerate(melds):
-                grown = _grown(meld, tile, rules)
+            for i in range(len(melds)):
+                grown = grow(melds, i, tile, laid)
                 if grown is not None:
                     melds[i] = grown
                     left.remove(tile)
@@ -128,21 +158,31 @@ def extend_table(
     return melds, laid
 
 
-def _grown(meld: Meld, tile: Tile, rules: RuleSet) -> Meld | None:
-    """``meld`` with ``tile`` laid on, or None if it does not fit. Under the strict and
-    locked joker rules a meld's jokers must keep standing for the tiles they stand for
-    where they lie, so it is laid out in a reading that keeps one of their meanings."""
-    tiles = (*meld.tiles, tile)
-    found = readings(tiles, rules)
+def _laid_on(meld: Meld, tile: Tile, rules: RuleSet) -> Meld | None:
+    """``meld`` with ``tile`` laid on, or None where it does not fit: laid out in order, or
+    with a joker as it lay with the tile at the end (its jokers read any way they may)."""
+    found = readings((*meld.tiles, tile), rules)
     if not found:
         return None
+    return Meld((*meld.tiles, tile)) if meld.jokers else Meld(found[0].laid_out())
+
+
+def _kept_legal(
+    melds: list[Meld], i: int, tile: Tile, laid: list[Tile], rules: RuleSet, legal: Legal | None
+) -> Meld | None:
+    """Meld ``i`` with ``tile`` laid on where the joker rule allows it, or None."""
+    meld = melds[i]
     if not meld.jokers:
-        return Meld(found[0].laid_out())
-    if rules.joker_rule is JokerRule.FREE:
-        return Meld(tiles)
+        return _laid_on(meld, tile, rules)
     before = set(joker_meanings(meld, rules, as_laid=True))
-    for reading in found:
-        laid = Meld(reading.laid_out())
-        if before & set(joker_meanings(laid, rules, as_laid=True)):
-            return laid
+    layouts = [Meld(r.laid_out()) for r in readings((*meld.tiles, tile), rules)]
+    # Layouts that keep a joker's meaning first: the others are legal only where the move
+    # frees the joker (its tile laid in its place) or the meld is new this turn.
+    layouts.sort(key=lambda m: not before & set(joker_meanings(m, rules, as_laid=True)))
+    for grown in layouts:
+        if legal is not None:
+            if legal([*melds[:i], grown, *melds[i + 1 :]], [*laid, tile]):
+                return grown
+        elif before & set(joker_meanings(grown, rules, as_laid=True)):
+            return grown
     return None

@@ -11,7 +11,7 @@ import importlib
 import inspect
 import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,10 @@ from rummikub.arena.solver_player import TURN_WORK_LIMIT as TURN_WORK_LIMIT
 from rummikub.arena.solver_player import SolverPlayer as SolverPlayer
 from rummikub.game.errors import ArenaError, PlugInError
 from rummikub.game.protocol import DRAW, Action, Player, PlayerView, Reply
+from rummikub.models.meld import Meld
 from rummikub.models.position import Position
+from rummikub.models.tile import Tile
+from rummikub.models.validation import move_problems
 
 # TURN_WORK_LIMIT and SolverPlayer live in solver_player.py (the search's play-outs need
 # max-tiles players); imported above under their own names, so still importable from here.
@@ -80,7 +83,12 @@ class Heuristic:
         left = list(view.rack)
         for tile in placed:
             left.remove(tile)
-        table, laid = extend_table(view.table + tuple(sets), left, rules)
+        position = view.position()
+
+        def legal(table: Sequence[Meld], laid: Sequence[Tile]) -> bool:
+            return not move_problems(position, tuple(table), (*placed, *laid))
+
+        table, laid = extend_table(view.table + tuple(sets), left, rules, legal)
         placed += laid
         return Reply(tuple(table), tuple(placed)) if placed else None
 

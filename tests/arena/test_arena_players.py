@@ -80,6 +80,36 @@ def test_extend_table_lays_tiles_on_run_ends_and_groups() -> None:
     assert all(m.is_legal() for m in melds)
 
 
+@pytest.mark.parametrize(
+    ("rule", "table", "rack", "placed"),
+    [
+        # Under locked, the joker's own tile frees it, and it may stay in its run.
+        ("locked", "k1 k2 k3 k4 j k6", "k5 o1", "k5"),
+        # Under strict, a freed joker needs two more rack tiles beside it: b9 b10.
+        ("strict", "b1 b2 j b4 b5 b6 b7 | k8 k6 j", "b10 b3 b9", "b10 b3 b9"),
+        ("strict", "k1 k2 k3 k4 j k6", "k5 o1", ""),  # the freed joker would go nowhere
+        ("strict", "k5 b5 j", "r5 o1", "r5"),  # the joker stays o5 or r5: r5 goes down
+    ],
+)
+def test_human_lays_what_the_joker_rule_allows(
+    rule: str, table: str, rack: str, placed: str
+) -> None:
+    # Found by review: the first fix of 'human' under these rules (never let a joker's
+    # meaning change) refused legal plays, 813 turns in 60 locked games.
+    from rummikub.models import JokerRule, RuleSet
+
+    rules = RuleSet(joker_rule=JokerRule(rule))
+    melds = tuple(Meld.parse(m) for m in table.split("|"))
+    view = PlayerView(seat=0, rack=tuple(tiles(rack)), table=melds, opened=True,
+                      rack_sizes=(len(tiles(rack)), 14), pool_size=50, scores=(0, 0),
+                      turn=4, round=1, seed=0, rules=rules)  # fmt: skip
+    play = make_player("human")(view)
+    laid = sorted(map(str, play.placed)) if play is not None else []
+    assert laid == sorted(placed.split())
+    if play is not None:
+        assert move_problems(view.position(), play.melds, play.placed) == []
+
+
 def test_hold_back_keeps_tiles_while_the_rack_is_large() -> None:
     table = (Meld.parse("r3 r4 r5"),)
     rack = tuple(tiles("r6 k1 k5 b8 b11 o2 o4 o7 o12"))
