@@ -213,12 +213,13 @@ def make_player(spec: str, time_limit: float = TURN_WORK_LIMIT) -> Player:
             ) from None
     if not callable(target):
         raise PlugInError(f"player {spec!r}: {attribute!r} is not callable")
-    return PlugIn(spec, target)
+    return target
 
 
 class PlugIn:
-    """A player loaded from ``module:callable``: what it raises on its turn is its own
-    failure, a :class:`PlugInError` naming it, rather than a failure of the arena."""
+    """A player loaded from ``module:callable`` as a tournament seats it: what it raises on
+    its turn is its own failure, a :class:`PlugInError` naming it, rather than a failure
+    of the arena."""
 
     def __init__(self, spec: str, player: Callable[[PlayerView], Action | None]) -> None:
         self.spec = spec

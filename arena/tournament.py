@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummikub.arena.executors import ordered_map
-from rummikub.arena.players import TURN_WORK_LIMIT, is_built_in, make_player
+from rummikub.arena.players import TURN_WORK_LIMIT, PlugIn, is_built_in, make_player
 from rummikub.arena.stats import DealSample, EloEstimate, Sprt
 from rummikub.game.errors import ArenaError, IllegalPlayError
+from rummikub.game.protocol import Player
 from rummikub.game.record import Event, GameRecorder
 from rummikub.game.rounds import GameConfig, play_game
 from rummikub.models.errors import InternalError
@@ -103,9 +104,15 @@ class GameSummary:
     events: tuple[Event, ...] = ()
 
 
+def _seated(spec: str, time_limit: float) -> Player:
+    """A fresh player for a seat: a plug-in wrapped so that what it raises names it."""
+    player = make_player(spec, time_limit)
+    return player if is_built_in(spec) else PlugIn(spec, player)
+
+
 def run_game(task: GameTask) -> GameSummary:
     """Play one scheduled game with fresh players (runs in a worker)."""
-    players = [make_player(spec, task.time_limit) for spec in task.specs]
+    players = [_seated(spec, task.time_limit) for spec in task.specs]
     recorder = GameRecorder(task.index) if task.record else None
     try:
         game = play_game(players, task.seed, task.config, names=task.labels, recorder=recorder)
