@@ -29,9 +29,9 @@ def import_pyplot() -> Any:
 def check_plot_path(path: str) -> None:
     """Fail now (an :class:`ArenaError`) unless matplotlib can write the format that the
     file's extension names (none: png)."""
+    import_pyplot()  # first: without matplotlib, the error that says how to install it
     from matplotlib.backend_bases import FigureCanvasBase
 
-    import_pyplot()
     suffix = os.path.splitext(path)[1].lstrip(".").lower()
     formats = FigureCanvasBase.get_supported_filetypes()
     if suffix and suffix not in formats:
