@@ -21,10 +21,11 @@ process), and a watcher thread waits for it. On Ctrl-C the watcher
    and taken only in that line, so it never ends the prompt itself; a Ctrl-C between
    lines is forgotten. When the prompt reads a script from a pipe, a Ctrl-C also stops the
    script: no line runs after the one it came in (even one that made its change);
-4. outside the prompt, ends the process (exit status 130) when the command has not
-   stopped within :data:`GRACE` seconds (a solve in the main thread runs to its limit).
+4. outside the prompt on a terminal, ends the process (exit status 130) when the command
+   (or the script's line) has not stopped within :data:`GRACE` seconds (a solve in the
+   main thread runs to its limit).
 
-A second Ctrl-C outside the prompt ends the process at once. Where signals cannot be
+A second Ctrl-C outside the prompt on a terminal ends the process at once. Where signals cannot be
 masked (Windows), Python's KeyboardInterrupt does what it can.
 
 A command that writes what the user gave (the game's events) calls :func:`commit` first:
@@ -171,7 +172,7 @@ def _interrupt_main(main: int, deadline: float, line: int | None = None) -> None
         and time.monotonic() < deadline
     ):
         signal.pthread_kill(main, signal.SIGUSR1)
-        if _ctrl_c_within(_RESEND) and line is None:
+        if _ctrl_c_within(_RESEND) and (not _State.prompt or _State.script):
             os._exit(EXIT_STATUS)  # a second Ctrl-C: the user will not wait
 
 
@@ -199,13 +200,14 @@ def _on_ctrl_c(main: int) -> None:
         return  # between the prompt's lines: nothing runs to interrupt
     announce()
     end_workers()
-    if _State.prompt:
+    if _State.prompt and not _State.script:
         # The line is interrupted however long the main thread stays inside multiprocessing
         # (a loaded machine can keep it there past GRACE): nothing else would stop it.
         _interrupt_main(main, math.inf, line)
         return
+    # A command, or a script's line: stopped within GRACE, or the process ends.
     deadline = time.monotonic() + GRACE
-    _interrupt_main(main, deadline)
+    _interrupt_main(main, deadline, line)
     while not _State.done.is_set():
         left = deadline - time.monotonic()
         if left <= 0 or _ctrl_c_within(min(left, _POLL)):
@@ -287,7 +289,7 @@ def running_line() -> Iterator[None]:
     _State.requested.clear()
     _State.raising.clear()
     _State.taken.clear()
-    _State.announced = False
+    _State.announced = _State.stopping.is_set()  # a script stopped: said once
     _State.lines += 1
     _State.line = _State.lines
     try:

@@ -265,3 +265,46 @@ def test_a_script_may_hold_notes_after_a_hash(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert "2. opponent 1 drew" in done.stdout
     assert completions(None, "? ") == completions(None, "help ")
+
+
+STUCK = """
+import os, sys
+import rummikub.cli.game as game
+show = game.session.commands["show"]
+plain = show.callback
+def stuck(*args, **kwargs):
+    os.system("exec setsid -w sleep 8 >/dev/null 2>&1")  # in C, as a long solve in the main thread
+    return plain(*args, **kwargs)
+show.callback = stuck
+sys.argv = ["rummikub", "game", "--dir", sys.argv[1], "friday"]
+from rummikub.cli import run
+run()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_ends_a_piped_script_stuck_in_a_line(tmp_path: Path) -> None:
+    # Found by review: once the script ran under the prompt's rules, a line stuck in C
+    # (a long solve) could not be ended: not after the grace period, nor by a second Ctrl-C.
+    import signal
+
+    _new_game(tmp_path)
+    script = tmp_path / "stuck.py"
+    script.write_text(STUCK)
+    child = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert child.stdin is not None and child.stderr is not None
+    child.stdin.write(b"show\ndrew\n")
+    child.stdin.close()
+    time.sleep(2.0)  # the show line is stuck
+    os.killpg(child.pid, signal.SIGINT)
+    sent = time.monotonic()
+    assert child.wait(timeout=30) == 130
+    assert time.monotonic() - sent < 4.0  # the grace period, not the 8 s
+    assert child.stderr.read().decode() == "interrupted\n"
+    assert (tmp_path / "friday.jsonl").read_text().count("\n") == 1  # no line after it ran
