@@ -59,14 +59,20 @@ class RecordFile:
 
         if self.handle is None:
             try:
-                self.handle = open(self.path, "wb")  # noqa: SIM115 - closed by __exit__
+                # Unbuffered: a write that fails (a full disk) leaves nothing in a buffer
+                # for the cut back or the close to fail on again.
+                self.handle = open(self.path, "wb", buffering=0)  # noqa: SIM115 - see __exit__
             except OSError as error:
                 fail(f"cannot write {self.path}: {error.strerror or error}")
         data = events_text(events).encode()
         self.writing = True
         try:
-            self.handle.write(data)
-            self.handle.flush()
+            rest = data
+            while rest:  # a raw write may take part of it
+                written = self.handle.write(rest)
+                if not written:
+                    raise OSError(f"nothing written of {len(rest)} bytes")
+                rest = rest[written:]
         except OSError as error:  # a full disk: stop, with the games written whole kept
             with contextlib.suppress(OSError):
                 self.repair()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -387,3 +388,27 @@ def test_a_record_cut_short_keeps_its_whole_games(tmp_path: Path) -> None:
     record.write_text("".join(lines[:5]))  # the only game cut short
     code, out, err = run("--replay", str(record))
     assert code == 2 and not out and "holds no whole game (the last game (game 0)" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX resource limits")
+def test_a_record_that_fills_the_disk_keeps_its_whole_games(tmp_path: Path) -> None:
+    # Found by review: a failed write mid-tournament left a game half written and, from
+    # the buffered file's close, said "a bug in rummikub".
+    import resource
+    import subprocess
+    import sys
+
+    record = tmp_path / "big.jsonl"
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (40_960, 40_960))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rummikub.cli", "arena", "--players", "human,never",
+         "--games", "30", "--executor", "serial", "--no-progress", "--record", str(record)],
+        capture_output=True, text=True, preexec_fn=small_files, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"error: cannot write {record}: File too large; the tournament stopped\n"
+    code, out, err = run("--replay", str(record))
+    assert code == 0 and not err and "games replayed: every move legal" in out
