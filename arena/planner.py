@@ -3,7 +3,8 @@
 Every turn the planner asks the solver for a few candidate moves (:func:`candidates`):
 
 * ``play all`` — the most tiles the rack can place (the ``max-tiles`` move);
-* ``open small`` — before opening, the fewest sets of that move worth the threshold;
+* ``open small`` — before opening, the fewest tiles worth the threshold in whole sets of
+  that move;
 * ``keep jokers`` — the most real tiles, a joker only where it lets more real tiles down;
 * ``hold`` — draw (or pass), keeping the whole rack.
 
@@ -66,7 +67,7 @@ class Candidate:
 class PlannerParams:
     """The plan's knobs (the defaults are the ones tuned in the arena, see the README)."""
 
-    open_small: bool = True  # open with the fewest of play all's sets worth the threshold
+    open_small: bool = True  # open with the fewest tiles worth it in whole sets of play all
     hold_at: int = 0  # after opening, play while the rack holds fewer tiles than this
     pool_low: int = 0  # play when the pool holds at most this many tiles
     danger: int = 0  # play when an opponent holds at most this many tiles (0: never)

@@ -2,11 +2,12 @@
 
 Action ``i`` always means the same kind of move, :data:`SLOTS` ``[i]``: 0 draws a tile (or
 passes when the pool is empty), 1 plays the most tiles the rack can place, 2 opens with the
-fewest of those sets worth the threshold, 3 keeps the jokers that let no more real tiles
-down, 4 keeps back the sets the rack makes on its own and plays the rest, 5 lays only those
-sets. The moves come from :func:`rummikub.arena.planner.candidates` (the solver's moves, the
-ones the ``planner`` strategy and ``advise`` weigh); a slot the turn does not offer (nothing
-new to play that way, or not yet opened) is masked out. Draw is always offered.
+fewest tiles worth the threshold in whole sets of those, 3 keeps the jokers that let no
+more real tiles down, 4 keeps back the sets the rack makes on its own and plays the rest,
+5 lays only those sets. The moves come from :func:`rummikub.arena.planner.candidates` (the
+solver's moves, the ones the ``planner`` strategy and ``advise`` weigh); a slot the turn
+does not offer (nothing new to play that way, or not yet opened) is masked out. Draw is
+always offered.
 """
 
 from __future__ import annotations
