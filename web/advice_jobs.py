@@ -28,11 +28,11 @@ GRACE_SECONDS = 30.0  # past its time, a run still thinking is waited for this l
 
 @dataclass
 class AdviceJob:
-    """One advice run: for which game (at which event count), how long, and how it went."""
+    """One advice run: for which game (at which version), how long, and how it went."""
 
     id: str
     game: str
-    events: int
+    version: str  # the game's StoredGame.version when the run began
     seconds: float
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
@@ -58,7 +58,7 @@ class AdviceJob:
         return {
             "id": self.id,
             "game": self.game,
-            "events": self.events,
+            "version": self.version,
             "seconds": self.seconds,
             "progress": round(self.progress, 3),
             "done": self.done,
@@ -104,9 +104,9 @@ class AdviceJobs:
         self._lock = threading.Lock()
 
     def start(
-        self, situation: Situation, game: str, events: int, seconds: float, seed: int, model: str
+        self, situation: Situation, game: str, version: str, seconds: float, seed: int, model: str
     ) -> AdviceJob:
-        """Start weighing ``situation`` (of the game ``game`` at ``events`` events)."""
+        """Start weighing ``situation`` (of the game ``game`` at ``version``)."""
         request = {
             "position": situation.position.to_json(),
             "opponents": list(situation.opponents),
@@ -124,7 +124,7 @@ class AdviceJobs:
                     f"{len(running)} advice runs are thinking already: wait for one to finish "
                     "or cancel it",
                 )
-            job = AdviceJob(secrets.token_urlsafe(8), game, events, seconds)
+            job = AdviceJob(secrets.token_urlsafe(8), game, version, seconds)
             job.process = subprocess.Popen(
                 [sys.executable, "-m", "rummikub.web.advice_worker"],
                 stdin=subprocess.PIPE,

@@ -41,7 +41,7 @@ def _start(request: Request, name: str, fields: forms.Fields) -> AdviceJob:
     seed = forms.whole(fields, "seed", 0, 2**31, 0)
     model = forms.choice(fields, "model", tuple(STRATEGIES), MODEL)
     situation = Situation.of_game(now)
-    return state.jobs.start(situation, name, game.events, seconds, seed, model)
+    return state.jobs.start(situation, name, game.version, seconds, seed, model)
 
 
 async def start(request: Request) -> Response:
@@ -84,7 +84,7 @@ async def job_page(request: Request) -> Response:
     try:
         game = await run_in_threadpool(web_state(request).desk.load, job.game)
         context["game"] = game_context(game)
-        context["moved_on"] = game.events != job.events
+        context["moved_on"] = game.version != job.version
     except RummikubError:
         context["moved_on"] = True  # the game is gone
     return page(request, "advice.html", context)

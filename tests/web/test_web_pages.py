@@ -425,6 +425,9 @@ def test_advice_runs_off_the_request_path(client: Client) -> None:
     assert state["error"] is None and state["advice"]["candidates"]
     page = client.get(reply.location)
     assert "Recommended:" in page.text and "<table" in page.text
+    assert "it has moved on since" not in page.text
+    recorded(tap(client, name, "draw", tile="r5"), name)
+    assert "it has moved on since" in client.get(reply.location).text
 
 
 def test_advice_cancel(client: Client) -> None:
