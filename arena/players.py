@@ -228,7 +228,13 @@ class PlugIn:
     @property
     def solves(self) -> int:
         """The plug-in's solver calls, if it counts them."""
-        return int(getattr(self.player, "solves", 0))
+        counted = getattr(self.player, "solves", 0)
+        if isinstance(counted, bool) or not isinstance(counted, int):
+            raise PlugInError(
+                f"player {self.spec!r}: its 'solves' (the solver calls it counts) is "
+                f"{counted!r:.40}, not a whole number"
+            )
+        return counted
 
     def __getattr__(self, name: str) -> Any:
         # The plug-in's own attributes (its counters, its name) read through the wrapper.

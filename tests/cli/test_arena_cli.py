@@ -300,6 +300,13 @@ class NeedsArguments:
         self.depth = depth
 
 
+class Uncounted:
+    solves = "many"
+
+    def __call__(self, view):
+        return None
+
+
 class AsLists(SolverPlayer):
     def __call__(self, view):
         reply = self.best(view)
@@ -323,6 +330,7 @@ def test_a_faulty_plug_in_is_bad_input_not_a_bug(
         "broken:play": "importing it raised ValueError: half written (broken.py:1)",
         "faulty:NeedsArguments": "made with no arguments) raised TypeError",
         "faulty:raises": "(seat 0) raised on turn 0: Picky: 1/2 (faulty.py:12)",
+        "faulty:Uncounted": "its 'solves' (the solver calls it counts) is 'many'",
     }
     for spec, words in cases.items():
         code, _, err = run("--players", f"{spec},human", "--games", "2", "--jobs", jobs)
