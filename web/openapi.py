@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummikub.models.rules import JOKER_RULES
+from rummikub.web.config import WebConfig
 
 _POSITION_EXAMPLE = {
     "table": [["k1", "k2", "k3", "k4"], ["o9", "o10", "o11", "o12", "o13"], ["r7", "b7", "k7"]],
@@ -102,8 +103,13 @@ SOLVE_PARAMETERS = [
     ),
     _query(
         "time_limit",
-        {"type": "number", "exclusiveMinimum": 0, "default": 10},
-        "Seconds the answer may take (as --time-limit; the server caps it).",
+        {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": WebConfig.max_seconds,
+            "default": WebConfig.solve_seconds,
+        },
+        "Seconds the answer may take (as --time-limit); more than the maximum is refused.",
     ),
     _query("steps", {"type": "boolean", "default": True}, "Include the steps (as --no-steps)."),
     _query("initial", {"type": "boolean", "default": False}, "As --initial."),

@@ -144,6 +144,11 @@ def test_openapi_document(client: Client) -> None:
             assert method == "post" and operation["responses"]["200"], path
     page = client.get("/api")
     assert page.status == 200 and "POST /api/solve" in page.text
+    # Found by review: the document said the server caps time_limit, which it refuses.
+    limit = next(p for p in SOLVE_PARAMETERS if p["name"] == "time_limit")["schema"]
+    assert limit["maximum"] == 60
+    over = client.request("POST", "/api/solve?time_limit=61", b'{"rack": ["r1"]}')
+    assert over.status == 400 and "at most 60" in over.json()["error"]
 
 
 @pytest.mark.parametrize("parameter", SOLVE_PARAMETERS, ids=lambda p: p["name"])
