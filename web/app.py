@@ -17,7 +17,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -69,6 +69,11 @@ async def _http_error(request: Request, error: Exception) -> Response:
         405: f"{request.method} is not how {request.url.path[:80]} is used",
     }.get(error.status_code, str(error.detail))
     return refusal(request.scope, Refused(error.status_code, message))
+
+
+async def _gone(request: Request, error: Exception) -> Response:
+    """The client hung up before its request was whole: no one to answer, nothing wrong."""
+    return Response(status_code=400)
 
 
 async def _bug(request: Request, error: Exception) -> Response:
@@ -158,6 +163,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             Refused: _refused,
             RummikubError: _library_error,
             HTTPException: _http_error,
+            ClientDisconnect: _gone,
             Exception: _bug,
         },
         lifespan=lifespan,

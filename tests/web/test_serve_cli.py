@@ -212,3 +212,18 @@ def test_serve_help() -> None:
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
     assert "--host 0.0.0.0" in result.output and "token" in result.output
+
+
+def test_a_client_that_hangs_up_mid_request_is_no_error(tmp_path: Path) -> None:
+    # Found by review: the server's terminal got "internal error" and two tracebacks.
+    with serving(games=tmp_path) as (process, found):
+        client = client_of(found)
+        with socket.create_connection((client.host, client.port)) as hanging:
+            hanging.sendall(
+                b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{}"
+            )
+            time.sleep(0.5)
+        time.sleep(0.5)
+        assert client.get("/games").status == 200  # still up
+        code, _, err = stop(process)
+    assert code == 0 and err == "", err
