@@ -23,7 +23,7 @@ from rummikub.solver import Limit, solve, solve_top
 from rummikub.steps.report import move_json, ranked_json
 from rummikub.web import forms
 from rummikub.web.errors import Refused, one_line
-from rummikub.web.openapi import spec
+from rummikub.web.openapi import CHECK_PARAMETERS, SOLVE_PARAMETERS, spec
 from rummikub.web.render import page
 from rummikub.web.state import WebState, web_state
 
@@ -40,6 +40,17 @@ def _switch(request: Request, name: str, default: bool) -> bool:
     if word in ("0", "false", "no", "off"):
         return False
     raise Refused(400, f"{name}: true or false, got {raw[:20]!r}")
+
+
+def _only_known(request: Request, parameters: list[dict[str, Any]]) -> None:
+    """Refuse a query option the endpoint does not take (``keep-jokers`` for
+    ``keep_jokers`` would otherwise be ignored, and the answer quietly another)."""
+    known = [p["name"] for p in parameters]
+    for name in request.query_params:
+        if name not in known and name != "token":
+            raise Refused(
+                400, f"unknown option {name[:30]!r}: this endpoint takes {', '.join(known)}"
+            )
 
 
 async def _position(request: Request) -> Position:
@@ -81,6 +92,7 @@ def _solved(
 
 async def solve_api(request: Request) -> Response:
     """``POST /api/solve``: the best move as ``rummikub solve --json`` prints it."""
+    _only_known(request, SOLVE_PARAMETERS)
     try:
         position = await _position(request)
         query = dict(request.query_params)
@@ -97,6 +109,7 @@ async def solve_api(request: Request) -> Response:
 async def check_api(request: Request) -> Response:
     """``POST /api/check``: ``{"legal": true, ...}`` as ``rummikub check --json`` prints it;
     a position that reads but breaks a rule: 422 ``{"legal": false, "error": line}``."""
+    _only_known(request, CHECK_PARAMETERS)
     try:
         position = await _position(request)
     except (IllegalMeldError, IllegalPositionError) as error:

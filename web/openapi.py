@@ -121,6 +121,9 @@ SOLVE_PARAMETERS = [
 ]
 
 
+CHECK_PARAMETERS = [p for p in SOLVE_PARAMETERS if p["name"] in ("initial", "rules")]
+
+
 def _body() -> dict[str, Any]:
     return {
         "required": True,
@@ -181,7 +184,7 @@ def spec(token_needed: bool) -> dict[str, Any]:
                 "post": {
                     "summary": "Whether a position is legal (rummikub check --json)",
                     "operationId": "check",
-                    "parameters": [SOLVE_PARAMETERS[-2], SOLVE_PARAMETERS[-1]],
+                    "parameters": CHECK_PARAMETERS,
                     "requestBody": _body(),
                     "responses": {
                         "200": {

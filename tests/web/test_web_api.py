@@ -115,6 +115,8 @@ JUNK: list[tuple[str, bytes, str]] = [
     ("?objective=fun", b'{"rack": ["r1"]}', "objective: one of"),
     ("?keep_jokers=perhaps", b'{"rack": ["r1"]}', "keep_jokers: true or false"),
     ("?rules=%2Fetc%2Fpasswd", b'{"rack": ["r1"]}', "rules"),
+    # Found by review: the command line's spelling was ignored, the answer quietly another.
+    ("?keep-jokers=1", b'{"rack": ["r1"]}', "unknown option 'keep-jokers': this endpoint takes"),
 ]
 
 
