@@ -126,7 +126,8 @@ def _left(rack: Sequence[Tile], placed: Sequence[Tile]) -> tuple[Tile, ...]:
 
 
 def smallest_opening(view: PlayerView, full: Reply) -> Reply:
-    """The fewest of an opening play's new melds that still reach the threshold.
+    """The fewest tiles, in whole new melds of an opening play, that still reach the
+    threshold.
 
     Ties go to fewer jokers, then to more value. ``full`` must be an opening play (its new
     melds come after the table's).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import operator
 import os
 import traceback
 from collections.abc import Callable, Sequence
@@ -229,12 +230,17 @@ class PlugIn:
     def solves(self) -> int:
         """The plug-in's solver calls, if it counts them."""
         counted = getattr(self.player, "solves", 0)
-        if isinstance(counted, bool) or not isinstance(counted, int):
+        if isinstance(counted, float) and counted.is_integer():
+            return int(counted)
+        try:
+            if isinstance(counted, bool):
+                raise TypeError("a truth value")
+            return operator.index(counted)  # an int, or numpy's
+        except TypeError:
             raise PlugInError(
                 f"player {self.spec!r}: its 'solves' (the solver calls it counts) is "
                 f"{counted!r:.40}, not a whole number"
-            )
-        return counted
+            ) from None
 
     def __getattr__(self, name: str) -> Any:
         # The plug-in's own attributes (its counters, its name) read through the wrapper.

@@ -210,7 +210,9 @@ def _on_ctrl_c(main: int) -> None:
     _interrupt_main(main, deadline, line)
     while not _State.done.is_set():
         left = deadline - time.monotonic()
-        if left <= 0 or _ctrl_c_within(min(left, _POLL)):
+        if _ctrl_c_within(min(max(left, 0.0), _POLL) or _POLL) or (
+            left <= 0 and not _State.committing  # a change being written ends first
+        ):
             sys.stdout.flush()
             os._exit(EXIT_STATUS)  # not stopped in time, or a second Ctrl-C
 
@@ -286,10 +288,12 @@ def stopping() -> bool:
 def running_line() -> Iterator[None]:
     """A line of the prompt runs: a Ctrl-C before it is forgotten, and one that comes as it
     ends raises nothing once it has ended."""
+    if _State.stopping.is_set():
+        raise KeyboardInterrupt  # a script's Ctrl-C came as this line began: it does not run
     _State.requested.clear()
     _State.raising.clear()
     _State.taken.clear()
-    _State.announced = _State.stopping.is_set()  # a script stopped: said once
+    _State.announced = False
     _State.lines += 1
     _State.line = _State.lines
     try:

@@ -168,7 +168,19 @@ def rules_from_file(path: str | Path) -> RuleSet:
             options = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise RulesError(f"rules file {name}: bad TOML: {error}") from None
+        except RecursionError:
+            raise RulesError(f"rules file {name}: bad TOML: nested too deeply") from None
+        except ValueError:  # an integer of more digits than Python converts
+            raise RulesError(f"rules file {name}: bad TOML: a number too long to read") from None
     return rules_from_mapping(options, f"rules file {name}")
+
+
+def _is_file(spec: str) -> bool:
+    """Whether ``spec`` names a file (a rules line longer than a file name can be is not)."""
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):  # a name too long, or holding a NUL
+        return False
 
 
 def resolve_rules(
@@ -181,7 +193,7 @@ def resolve_rules(
         rules = base or preset(DEFAULT_PRESET)
     elif find_preset(spec) is not None:
         rules = preset(spec)
-    elif Path(spec).is_file():
+    elif _is_file(spec):
         rules = rules_from_file(spec)
     elif "=" in spec or _presets_only(spec):
         rules = parse_rules_line(spec)

@@ -307,6 +307,16 @@ class Uncounted:
         return None
 
 
+class NumpyCounted:  # found by the second review: refused though a whole number
+    def __init__(self):
+        import numpy
+
+        self.solves = numpy.int64(0)
+
+    def __call__(self, view):
+        return None
+
+
 class AsLists(SolverPlayer):
     def __call__(self, view):
         reply = self.best(view)
@@ -345,6 +355,8 @@ def test_a_reply_of_lists_is_taken_as_a_reply(
     monkeypatch.syspath_prepend(str(tmp_path))
     data = run_json("--players", "faulty:AsLists,planner", "--games", "2", "--seed", "6")
     assert sum(p["games"] for p in data["players"]) == 4
+    data = run_json("--players", "faulty:NumpyCounted,human", "--games", "2")
+    assert data["games"] == 2
 
 
 def test_a_built_in_that_breaks_the_rules_is_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:

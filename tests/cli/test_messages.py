@@ -132,6 +132,17 @@ def test_a_number_too_long_to_read_is_bad_json(tmp_path: Path) -> None:
     rules.write_text('{"initial_threshold": ' + digits + "}")
     code, _, err = run("solve", "--rack", "r1 r2 r3", "--rules", str(rules))
     assert code == 2 and "bad JSON: a number too long to read" in err, err
+    toml = tmp_path / "r.toml"  # found by the second review: TOML had been left out
+    for text, words in (
+        ("initial_threshold = " + digits, "bad TOML: a number too long to read"),
+        ("x = " + "[" * 2000 + "]" * 2000, "bad TOML: nested too deeply"),
+    ):
+        toml.write_text(text)
+        code, _, err = run("solve", "--rack", "r1 r2 r3", "--rules", str(toml))
+        assert code == 2 and words in err and err.count("\n") == 1, err
+    # A rules line longer than a file name may be was tried as a file, and failed so.
+    code, out, err = run("solve", "--rack", "r1 r2 r3", "--rules", "standard" + " " * 300)
+    assert code == 0 and "place 3 tiles" in out, err
     games = tmp_path / "games"
     rack = "r3 r4 r5 k9 b9 o9 j k1 k2 b5 b6 o11 o12 r13"
     assert run("game", "--dir", str(games), "new", "g", "--players", "2", "--rack", rack)[0] == 0
