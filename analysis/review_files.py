@@ -30,10 +30,12 @@ def record_games(
     if first and first[0].get("event") == "new":
         return [companion_game(list(read_events(lines)))]
     games, left_out = whole_games(lines)
+    if not games:
+        raise ReviewError(
+            "the record holds no " + (f"whole game ({left_out})" if left_out else "game")
+        )
     if left_out and warn is not None:
         warn(left_out)
-    if not games:
-        raise ReviewError("the record holds no game")
     return [
         RecordedGame(int(game[0].get("game", place)), tuple(game))
         for place, game in enumerate(games)

@@ -144,6 +144,11 @@ def read_events(lines: Iterable[str]) -> Iterator[Event]:
         yield event
 
 
+# The events a game's record may end on before its result is written: a record that ends
+# on one of them was cut short; one that ends on anything else is damaged.
+_BEFORE_RESULT = frozenset({"game", "deal", "turn", "end"})
+
+
 def whole_games(lines: Iterable[str]) -> tuple[list[list[Event]], str]:
     """The games of a JSON Lines record, and what was left out ('' if nothing): a record
     is written game by game, so a process killed while writing leaves its last game cut
@@ -160,7 +165,11 @@ def whole_games(lines: Iterable[str]) -> tuple[list[list[Event]], str]:
         except (RecursionError, ValueError):
             pass  # not a cut: read_events says what is wrong with it
     games = split_games(read_events(kept))
-    if games and all(e["event"] != "result" for e in games[-1]):
+    if (
+        games
+        and (torn or str(games[-1][-1].get("event")) in _BEFORE_RESULT)
+        and all(e["event"] != "result" for e in games[-1])
+    ):
         number = games[-1][0].get("game", len(games) - 1)
         return games[:-1], f"the last game (game {number}) is cut short and was left out"
     if torn:  # the first line of a game that had only begun
