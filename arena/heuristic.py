@@ -176,13 +176,12 @@ def _kept_legal(
         return _laid_on(meld, tile, rules)
     before = set(joker_meanings(meld, rules, as_laid=True))
     layouts = [Meld(r.laid_out()) for r in readings((*meld.tiles, tile), rules)]
+    keeping = [m for m in layouts if before & set(joker_meanings(m, rules, as_laid=True))]
+    if legal is None:
+        return keeping[0] if keeping else None
     # Layouts that keep a joker's meaning first: the others are legal only where the move
     # frees the joker (its tile laid in its place) or the meld is new this turn.
-    layouts.sort(key=lambda m: not before & set(joker_meanings(m, rules, as_laid=True)))
-    for grown in layouts:
-        if legal is not None:
-            if legal([*melds[:i], grown, *melds[i + 1 :]], [*laid, tile]):
-                return grown
-        elif before & set(joker_meanings(grown, rules, as_laid=True)):
+    for grown in keeping + [m for m in layouts if m not in keeping]:
+        if legal([*melds[:i], grown, *melds[i + 1 :]], [*laid, tile]):
             return grown
     return None
