@@ -210,7 +210,7 @@ def _on_ctrl_c(main: int) -> None:
     _interrupt_main(main, deadline, line)
     while not _State.done.is_set():
         left = deadline - time.monotonic()
-        if _ctrl_c_within(min(max(left, 0.0), _POLL) or _POLL) or (
+        if _ctrl_c_within(_POLL if left <= 0 else min(left, _POLL)) or (
             left <= 0 and not _State.committing  # a change being written ends first
         ):
             sys.stdout.flush()
